@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+import { notYet, runAction } from '../run.js';
+
+// Registers `nh-gate build` (placeholder until issue #4 lands).
+export function register(program: Command): void {
+  program
+    .command('build')
+    .description('not built yet (issue #4)')
+    .allowUnknownOption(true)
+    .allowExcessArguments(true)
+    .action(() => runAction(notYet('build', 4)));
+}

@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+import { notYet, runAction } from '../run.js';
+
+// Registers `nh-gate busy` (placeholder until issue #4 lands).
+export function register(program: Command): void {
+  program
+    .command('busy')
+    .description('not built yet (issue #4)')
+    .allowUnknownOption(true)
+    .allowExcessArguments(true)
+    .action(() => runAction(notYet('busy', 4)));
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+// argv arrays only (never a shell string); elements may hold {placeholders}: {root} {sourceDir} {buildDir} {arch} {jobs} {checkpoint} {golden} {events} {runDir}.
+const Argv = z.array(z.string().min(1)).min(1);
+
+// One environment flag that selects a code path inside the SAME binary.
+export const FlagSchema = z.object({
+  env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name in UPPER_SNAKE_CASE'),
+  on: z.string(),
+  off: z.string(),
+  default: z.enum(['on', 'off']),
+  description: z.string().optional(),
+  // Feature cells that must be ENABLED when this flag is on (e.g. the device arm needs the CUDA cells).
+  requiresCells: z.array(z.string()).default([]),
+  // Whether the "on" arm claims device execution (then reference-tier lines void the leg).
+  deviceArm: z.boolean().default(false),
+});
+
+export const ProbeSchema = z.object({
+  name: z.string(),
+  argv: Argv,
+  expect: z.string().optional().describe('regex the probe output must match'),
+  when: z.enum(['always', 'gpu']).default('always'),
+});
+
+export const SuiteSchema = z.object({
+  name: z.string(),
+  argv: Argv,
+  filterArgv: z.array(z.string()).optional().describe('argv appended for a case filter; {filter} is replaced'),
+  kind: z.literal('doctest').default('doctest'),
+  gpuCases: z.array(z.string()).default([]).describe('case names that take a skip path without a GPU'),
+});
+
+export const BaselineSchema = z.object({
+  name: z.string(),
+  quantity: z.enum(['perOutputToken', 'busyFraction']),
+  value: z.number().finite(),
+  unit: z.string(),
+  arch: z.string().describe('the silicon the baseline was taken on, e.g. 121a'),
+  source: z.string(),
+});
+
+export const ArchBuildSchema = z.object({
+  configureArgv: z.array(z.string()).default([]).describe('extra configure argv for this arch'),
+  requiredCells: z.array(z.string()).default([]).describe('feature cells that must read ENABLED for this arch'),
+});
+
+export const RecipeSchema = z.object({
+  schemaVersion: z.literal(1),
+  name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
+  description: z.string().optional(),
+  profile: z.string().describe('name of an output profile (nemotron-h, nh-ref) or a path to a profile JSON'),
+  sourceDir: z.string(),
+  buildDir: z.string().describe('may use {arch}'),
+  configure: Argv,
+  build: Argv,
+  archs: z.record(z.string(), ArchBuildSchema).default({}).describe('keyed by arch claim: cpu, 90, 90a, 121a, 110 …'),
+  outputs: z.array(z.string()).default([]).describe('declared build outputs whose sha256 is recorded'),
+  probes: z.array(ProbeSchema).default([]),
+  prepare: z.array(Argv).default([]).describe('commands run after build, before the driver (e.g. generate the checkpoint)'),
+  driver: z.object({
+    argv: Argv,
+    binary: z.string().describe('the binary whose sha256 identifies a leg'),
+    goldenArgv: z.array(z.string()).default([]).describe('argv appended when a golden is given; {golden} is replaced'),
+    eventsArgv: z.array(z.string()).default([]).describe('argv appended to request the JSONL event stream; {events} is replaced'),
+    modeArgv: z.record(z.string(), z.array(z.string())).default({}),
+    env: z.record(z.string(), z.string()).default({}),
+    timeoutS: z.number().positive().default(600),
+  }),
+  flags: z.record(z.string(), FlagSchema).default({}),
+  suites: z.array(SuiteSchema).default([]),
+  baselines: z.array(BaselineSchema).default([]),
+  defaultGolden: z.string().optional(),
+  goldenProvider: z.string().optional().describe('how the golden is produced, for provenance'),
+});
+
+export type Recipe = z.infer<typeof RecipeSchema>;
+export type RecipeFlag = z.infer<typeof FlagSchema>;
+export type Baseline = z.infer<typeof BaselineSchema>;

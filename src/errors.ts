@@ -1,0 +1,49 @@
+// Typed harness errors: a stable code, a message that names the file/field and the fix, and the exit class.
+export type ErrorCode =
+  | 'USAGE'
+  | 'BAD_INPUT'
+  | 'BAD_CONFIG'
+  | 'UNKNOWN_PROFILE'
+  | 'UNKNOWN_RECIPE'
+  | 'UNKNOWN_GOLDEN'
+  | 'UNKNOWN_FLAG'
+  | 'UNREADABLE_FILE'
+  | 'NOT_IMPLEMENTED'
+  | 'LOCKED'
+  | 'INTERNAL';
+
+// Exit classes of SPEC §8; the numeric mapping lives only in exit.ts.
+export type ExitClass = 'passed' | 'failed' | 'usage' | 'void' | 'short' | 'internal';
+
+const CLASS_OF: Record<ErrorCode, ExitClass> = {
+  USAGE: 'usage',
+  BAD_INPUT: 'usage',
+  BAD_CONFIG: 'usage',
+  UNKNOWN_PROFILE: 'usage',
+  UNKNOWN_RECIPE: 'usage',
+  UNKNOWN_GOLDEN: 'usage',
+  UNKNOWN_FLAG: 'usage',
+  UNREADABLE_FILE: 'usage',
+  NOT_IMPLEMENTED: 'usage',
+  LOCKED: 'usage',
+  INTERNAL: 'internal',
+};
+
+// The one error type the CLI prints without a stack trace.
+export class NhGateError extends Error {
+  readonly code: ErrorCode;
+  readonly exitClass: ExitClass;
+  readonly hint: string | undefined;
+  constructor(code: ErrorCode, message: string, hint?: string) {
+    super(message);
+    this.name = 'NhGateError';
+    this.code = code;
+    this.exitClass = CLASS_OF[code];
+    this.hint = hint;
+  }
+}
+
+// Formats an NhGateError for stderr: reason, then what to do.
+export function formatError(err: NhGateError): string {
+  return `nh-gate: ${err.code}: ${err.message}${err.hint ? `\n  fix: ${err.hint}` : ''}`;
+}

@@ -1,0 +1,34 @@
+// The identity of the hardware a number was taken on (SPEC §2). Two numbers compare only with equal keys.
+export interface Silicon {
+  kind: 'gpu' | 'cpu-only';
+  gpuName: string | null;
+  uuid: string | null;
+  computeCapability: string | null; // "9.0"
+  smArch: string | null; // "sm_90"
+  archTarget: string | null; // "90a"
+  driverVersion: string | null;
+  cudaDriverVersion: string | null;
+  maxSmClockMHz: number | null;
+  cpuModel: string;
+  source: 'nvml' | 'nvidia-smi' | 'none' | 'claimed';
+}
+
+// Arch claims as users type them (--arch 121a, 90, 110, cpu) normalised to a compute capability.
+export function archToComputeCapability(arch: string): string | null {
+  if (arch === 'cpu') return null;
+  const m = /^(\d+)(\d)([af]?)$/.exec(arch);
+  if (!m) return null;
+  return `${Number(m[1])}.${m[2]}`;
+}
+
+// The key two comparable numbers must share: what the hardware is, not which unit of it.
+export function siliconKey(s: Silicon): string {
+  if (s.kind === 'cpu-only') return `cpu:${s.cpuModel}`;
+  return `gpu:${s.gpuName}|cc${s.computeCapability}`;
+}
+
+// A baseline's silicon is usually known only by its arch (e.g. "121a"); this is the key for that case.
+export function archKey(arch: string): string {
+  const cc = archToComputeCapability(arch);
+  return cc === null ? 'cpu' : `cc${cc}`;
+}
