@@ -10,6 +10,10 @@ export type ErrorCode =
   | 'UNREADABLE_FILE'
   | 'NOT_IMPLEMENTED'
   | 'LOCKED'
+  | 'AMBIGUOUS_DEVICE'
+  | 'NO_SUCH_DEVICE'
+  | 'SAMPLER_UNAVAILABLE'
+  | 'SAMPLER_STATE'
   | 'INTERNAL';
 
 // Exit classes of SPEC §8; the numeric mapping lives only in exit.ts.
@@ -26,6 +30,10 @@ const CLASS_OF: Record<ErrorCode, ExitClass> = {
   UNREADABLE_FILE: 'usage',
   NOT_IMPLEMENTED: 'usage',
   LOCKED: 'usage',
+  AMBIGUOUS_DEVICE: 'usage',
+  NO_SUCH_DEVICE: 'usage',
+  SAMPLER_UNAVAILABLE: 'void',
+  SAMPLER_STATE: 'internal',
   INTERNAL: 'internal',
 };
 

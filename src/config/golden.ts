@@ -7,6 +7,8 @@ export const GoldenPromptSchema = z.object({
   promptTokens: z.array(z.number().int().nonnegative()),
   tokens: z.array(z.number().int().nonnegative()),
   top2MarginNats: z.array(z.number().nonnegative()).nullable().default(null),
+  // The oracle's second choice per position (added by the oracle): lets a reader tell "took the runner-up at a near-tie" from a bug.
+  runnerUp: z.array(z.number().int().nonnegative()).optional(),
 });
 
 // goldens/<name>/golden.json: the oracle's tokens with provenance (SPEC §2).

@@ -29,6 +29,7 @@ export const SuiteSchema = z.object({
   filterArgv: z.array(z.string()).optional().describe('argv appended for a case filter; {filter} is replaced'),
   kind: z.literal('doctest').default('doctest'),
   gpuCases: z.array(z.string()).default([]).describe('case names that take a skip path without a GPU'),
+  cpuOnlyAssertions: z.number().int().nonnegative().optional().describe('assertion count when the GPU cases skip: equal on a GPU run means GPU_SKIPPED'),
 });
 
 export const BaselineSchema = z.object({
@@ -38,6 +39,8 @@ export const BaselineSchema = z.object({
   unit: z.string(),
   arch: z.string().describe('the silicon the baseline was taken on, e.g. 121a'),
   source: z.string(),
+  // How a busy baseline was counted: its figure is only compared with a run figure counted the same way.
+  method: z.enum(['timeWeighted', 'nonzeroShare']).optional().describe('busyFraction only: time-weighted mean or the seeds nonzero-sample share'),
 });
 
 export const ArchBuildSchema = z.object({

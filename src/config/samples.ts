@@ -11,6 +11,8 @@ export const SamplesHeaderSchema = z.object({
   clockConversion: z.string(),
   device: z.record(z.string(), z.unknown()).optional(),
   nominalPeriodMs: z.number().positive().optional(),
+  // What the sampler itself reports (backend status, clock check, drift, partial/coverage facts); free-form.
+  sampler: z.record(z.string(), z.unknown()).optional(),
 });
 
 // A driver utilization sample: the GPU was busy gpuPct% over the period ending at tS.

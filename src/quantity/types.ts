@@ -24,6 +24,8 @@ export const REFUSAL_CODES = [
   'TIMEOUT',
   'CRASHED',
   'PARTIAL',
+  'PROBE_FAILED',
+  'BUILD_FAILED',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
@@ -44,6 +46,8 @@ export interface Provenance {
 export interface Measured {
   status: 'measured';
   name: string;
+  // Which renderer shapes the text line (perOutputToken, busyTimeWeighted, ratio …); absent → generic.
+  kind?: string;
   value: number;
   unit: string;
   terms: Record<string, Term>;

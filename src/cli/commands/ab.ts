@@ -1,12 +1,69 @@
 import type { Command } from 'commander';
-import { notYet, runAction } from '../run.js';
+import { runAction } from '../run.js';
+import { NhGateError } from '../../errors.js';
+import { positiveInt, positiveSeconds } from './a3.js';
 
-// Registers `nh-gate ab` (placeholder until issue #4 lands).
+interface AbCliOptions {
+  flag?: string;
+  gate?: string;
+  recipe?: string;
+  golden?: string;
+  repeats?: string;
+  order?: string;
+  seed: string;
+  arch?: string;
+  mode: string;
+  jobs: string;
+  checkpoint?: string;
+  timeout?: string;
+  resultsDir: string;
+  json?: boolean;
+  dryRun?: boolean;
+}
+
+// Registers `nh-gate ab`: a same-binary A/B of one recipe flag, legs interleaved and token-gated.
 export function register(program: Command): void {
   program
     .command('ab')
-    .description('not built yet (issue #4)')
-    .allowUnknownOption(true)
-    .allowExcessArguments(true)
-    .action(() => runAction(notYet('ab', 4)));
+    .description('same-binary A/B of one flag: interleaved token-gated legs, ratio with a bootstrap interval, verdict against a pre-registered gate')
+    .option('--flag <name>', "the recipe flag to compare (A = off, B = on unless the gate's arms say otherwise)")
+    .option('--gate <file>', 'a pre-registered gate of kind ab (its sha256 goes into the result)')
+    .option('--recipe <name|file>', 'recipe (default: the gate\'s, else nh-ref)')
+    .option('--golden <name|dir|file>', "golden (default: the gate's, else the recipe's)")
+    .option('--repeats <n>', 'legs per arm (default: the gate\'s, else 4)')
+    .option('--order <order>', 'abba | random (seeded, drawn per pair)')
+    .option('--seed <n>', 'seed of the random order and of the bootstrap', '1')
+    .option('--arch <arch>', 'the target silicon claim (checked against this host)')
+    .option('--mode <mode>', 'decode | fresh-prefill', 'decode')
+    .option('--jobs <n>', 'build parallelism', '2')
+    .option('--checkpoint <file>', 'value of {checkpoint} in the recipe')
+    .option('--timeout <seconds>', 'per-leg timeout')
+    .option('--results-dir <dir>', 'where runs/ and ledger.jsonl go', '.nh-gate')
+    .option('--dry-run', 'print the plan (legs and their order) and exit')
+    .option('--json', 'print result.json on stdout')
+    .action((opts: AbCliOptions) =>
+      runAction(async () => {
+        if (opts.order !== undefined && opts.order !== 'abba' && opts.order !== 'random') throw new NhGateError('USAGE', `--order ${opts.order} is not abba or random`, 'pass --order abba|random');
+        if (opts.mode !== 'decode' && opts.mode !== 'fresh-prefill') throw new NhGateError('USAGE', `--mode ${opts.mode} is not decode or fresh-prefill`, 'pass --mode decode|fresh-prefill');
+        const seed = Number(opts.seed);
+        if (!Number.isInteger(seed)) throw new NhGateError('USAGE', `--seed ${opts.seed} is not an integer`, 'pass --seed N');
+        const repeats = opts.repeats === undefined ? undefined : positiveInt('--repeats', opts.repeats);
+        const jobs = positiveInt('--jobs', opts.jobs);
+        const timeoutS = positiveSeconds('--timeout', opts.timeout);
+        const [{ loadInputs }, { runAb }, { realDeps }, { printOutcome }, { planAb, describePlan }] = await Promise.all([
+          import('../../gates/setup.js'), import('../../gates/ab.js'), import('../../gates/deps.js'), import('../../report/print.js'), import('../../plan/plan.js'),
+        ]);
+        const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: opts.flag });
+        const order = (opts.order ?? inputs.gate?.gate.order ?? 'abba') as 'abba' | 'random';
+        if (opts.dryRun) {
+          const g = inputs.gate?.gate ?? null;
+          const plan = planAb({ recipe: inputs.recipe, gate: g, flag: inputs.flag!, repeats: repeats ?? g?.repeats ?? 4, order, seed, mode: opts.mode as 'decode', ...(g?.arms ? { armValues: g.arms } : {}) });
+          process.stdout.write(describePlan(plan) + '\n');
+          return 'passed';
+        }
+        const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await realDeps());
+        printOutcome(out.result, Boolean(opts.json));
+        return out.exitClass;
+      }),
+    );
 }

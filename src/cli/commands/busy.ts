@@ -1,12 +1,39 @@
 import type { Command } from 'commander';
-import { notYet, runAction } from '../run.js';
+import { runAction } from '../run.js';
+import { NhGateError } from '../../errors.js';
+import { positiveSeconds } from './a3.js';
 
-// Registers `nh-gate busy` (placeholder until issue #4 lands).
+interface BusyCliOptions {
+  startMarker?: string;
+  device?: string;
+  periodMs?: string;
+  timeout?: string;
+  resultsDir: string;
+  json?: boolean;
+}
+
+// Registers `nh-gate busy [--start-marker REGEX] -- CMD …`: GPU busy over any command's window.
 export function register(program: Command): void {
   program
     .command('busy')
-    .description('not built yet (issue #4)')
-    .allowUnknownOption(true)
-    .allowExcessArguments(true)
-    .action(() => runAction(notYet('busy', 4)));
+    .description('sample GPU busy over a command: the window opens at the --start-marker line (else at start) and closes at exit')
+    .argument('<command...>', 'the command and its arguments, after --')
+    .option('--start-marker <regex>', "open the window at the first output line matching this (e.g. 'engine loaded in')")
+    .option('--device <index>', 'GPU index (required when several are visible)')
+    .option('--period-ms <ms>', 'sampling period', '100')
+    .option('--timeout <seconds>', 'kill the command (its whole process tree) after this long')
+    .option('--results-dir <dir>', 'where runs/ and ledger.jsonl go', '.nh-gate')
+    .option('--json', 'print result.json on stdout')
+    .action((command: string[], opts: BusyCliOptions) =>
+      runAction(async () => {
+        const deviceIndex = opts.device === undefined ? undefined : Number(opts.device);
+        if (deviceIndex !== undefined && (!Number.isInteger(deviceIndex) || deviceIndex < 0)) throw new NhGateError('USAGE', `--device ${opts.device} is not a GPU index`, 'pass --device 0, 1, …');
+        const periodMs = Number(opts.periodMs ?? '100');
+        if (!Number.isFinite(periodMs) || periodMs <= 0) throw new NhGateError('USAGE', `--period-ms ${opts.periodMs} is not a positive number`, 'pass --period-ms 100');
+        const [{ runBusy }, { realDeps }, { printOutcome }] = await Promise.all([import('../../gates/busy.js'), import('../../gates/deps.js'), import('../../report/print.js')]);
+        const out = await runBusy({ argv: process.argv.slice(2), command, startMarker: opts.startMarker, deviceIndex, periodMs, timeoutS: positiveSeconds('--timeout', opts.timeout), resultsBase: opts.resultsDir }, await realDeps());
+        printOutcome(out.result, Boolean(opts.json));
+        return out.exitClass;
+      }),
+    );
 }

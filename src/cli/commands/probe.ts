@@ -1,12 +1,25 @@
 import type { Command } from 'commander';
-import { notYet, runAction } from '../run.js';
+import { NhGateError } from '../../errors.js';
+import { runAction } from '../run.js';
 
-// Registers `nh-gate probe` (placeholder until issue #5 lands).
+// Registers `nh-gate probe`: the silicon of this host and which busy sampler is available, and why not.
 export function register(program: Command): void {
   program
     .command('probe')
-    .description('not built yet (issue #5)')
-    .allowUnknownOption(true)
-    .allowExcessArguments(true)
-    .action(() => runAction(notYet('probe', 5)));
+    .description('print this host\'s silicon (GPU, compute capability, driver, CPU) and which busy sampler is available, and why not')
+    .option('--json', 'print one JSON document on stdout')
+    .option('--device <index>', 'GPU index (required when more than one GPU is visible)')
+    .action((opts: { json?: boolean; device?: string }) =>
+      runAction(async () => {
+        let deviceIndex: number | undefined;
+        if (opts.device !== undefined) {
+          if (!/^\d+$/.test(opts.device)) throw new NhGateError('USAGE', `--device ${opts.device} is not a GPU index`, 'pass a non-negative integer, e.g. --device 0');
+          deviceIndex = Number(opts.device);
+        }
+        const { gatherProbe, renderProbe } = await import('../../sampler/probeReport.js');
+        const report = await gatherProbe(deviceIndex);
+        process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : renderProbe(report));
+        return 'passed';
+      }),
+    );
 }

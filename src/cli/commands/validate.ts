@@ -1,12 +1,34 @@
 import type { Command } from 'commander';
-import { notYet, runAction } from '../run.js';
+import { runAction } from '../run.js';
 
-// Registers `nh-gate validate` (placeholder until issue #2 lands).
+// Registers `nh-gate validate`: every recipe, gate, golden (and given file) against its schema, `file: field: message`.
 export function register(program: Command): void {
   program
     .command('validate')
-    .description('not built yet (issue #2)')
-    .allowUnknownOption(true)
-    .allowExcessArguments(true)
-    .action(() => runAction(notYet('validate', 2)));
+    .description('check recipes/, gates/ and goldens/ (or the given paths) against their schemas; prints file: path.to.field: message')
+    .argument('[paths...]', 'files or directories (default: recipes gates goldens)')
+    .option('--json', 'print one JSON document on stdout')
+    .action((paths: string[], opts: { json?: boolean }) =>
+      runAction(async () => {
+        const { collectFiles, validateFile } = await import('../../config/validate.js');
+        const { PACKAGE_ROOT } = await import('../../analyze/command.js');
+        const root = paths.length > 0 ? process.cwd() : PACKAGE_ROOT;
+        const files = collectFiles(paths, root);
+        const results = files.map((f) => validateFile(f, root, paths.length > 0 ? undefined : root));
+        const bad = results.filter((r) => r.issues.length > 0);
+        if (opts.json) process.stdout.write(JSON.stringify({ files: results, ok: bad.length === 0 && files.length > 0 }) + '\n');
+        else {
+          for (const r of results) {
+            if (r.issues.length === 0) process.stdout.write(`ok ${r.file} (${r.kind})\n`);
+            else for (const i of r.issues) process.stdout.write(`${i}\n`);
+          }
+          process.stdout.write(`${results.length - bad.length} of ${results.length} file(s) valid\n`);
+        }
+        if (files.length === 0) {
+          process.stderr.write('nh-gate: validate: no files found to check\n');
+          return 'usage';
+        }
+        return bad.length > 0 ? 'usage' : 'passed';
+      }),
+    );
 }

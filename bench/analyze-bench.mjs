@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// Benchmarks for issue #2 (run after `npm run build`):
+//   1. `nh-gate analyze` streaming a generated ~100 MB driver log: wall time and peak RSS, beside a ~10 MB log
+//      (flat memory = the peak does not grow with the log).
+//   2. `nh-gate --help` cold start against `node -e 0`, interleaved repeats, medians and their ratio.
+// Usage: node bench/analyze-bench.mjs [--mb 100] [--repeats 20] [--json]
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'bin', 'nh-gate.js');
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : dflt;
+};
+const MB = opt('mb', 100);
+const REPEATS = opt('repeats', 20);
+const JSON_OUT = args.includes('--json');
+
+// A leg log in nh-gate's stored shape: arrival seconds TAB engine line; prompt rows, ARM counters, got/exp, noise.
+async function writeLog(file, targetBytes) {
+  const out = createWriteStream(file);
+  let bytes = 0;
+  let t = 0;
+  let block = 0;
+  const put = (line) => {
+    t += 0.001;
+    const s = `${t.toFixed(6)}\t${line}\n`;
+    bytes += s.length;
+    return out.write(s) ? Promise.resolve() : new Promise((r) => out.once('drain', r));
+  };
+  await put('[nemotron-h] libvllm 0.0.3+cuda (ABI 21, header 21)');
+  await put('[nemotron-h] engine loaded in 254.5s');
+  while (bytes < targetBytes) {
+    for (let p = 0; p < 64; p++) {
+      for (let s = 0; s < 32; s++) {
+        await put(`ARM step T=1 nd=1 np=0 state_update_rows=23 chunk_scan_calls=0 conv_update_rows=23 conv_fwd_calls=0 gathers=0 scatters=${s % 2}`);
+        if (s % 8 === 0) await put(`[trace] layer ${s} |conv|=310.374 |ssm|=3985.8 step ${p}`);
+      }
+      await put(`[nemotron-h] prompt ${p}: prompt_tokens=${5 + (p % 9)}  generated=32 golden_width=32 compared=32 matched=32 wall=3.21s`);
+    }
+    await put(`[nemotron-h] TOKEN MATCH: ${64 * 32}/${64 * 32} over 64 prompt(s) (full rows=64, short rows=0, mode=decode)`);
+    await put('[nemotron-h] STRICT PASS');
+    block++;
+  }
+  await new Promise((r) => out.end(r));
+  return { bytes: statSync(file).size, blocks: block };
+}
+
+// Runs a command, polling /proc/<pid>/status for VmHWM (peak RSS) until it exits.
+function runMeasured(cmd, argv) {
+  return new Promise((resolvePromise) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let peakKiB = 0;
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const poll = setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peakKiB = Math.max(peakKiB, Number(m[1]));
+      } catch {
+        /* exited */
+      }
+    }, 10);
+    child.on('exit', (code) => {
+      clearInterval(poll);
+      resolvePromise({ code, wallS: Number(process.hrtime.bigint() - t0) / 1e9, peakMiB: peakKiB / 1024, stderr });
+    });
+  });
+}
+
+function wallS(cmd, argv) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, argv, { stdio: 'ignore' });
+  if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}`);
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'nhg-bench-'));
+const results = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version, loadavg: (await import('node:os')).loadavg() } };
+try {
+  const big = join(dir, 'big.log');
+  const small = join(dir, 'small.log');
+  const gBig = await writeLog(big, MB * 1024 * 1024);
+  const gSmall = await writeLog(small, (MB / 10) * 1024 * 1024);
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    for (const [name, file, g] of [['big', big, gBig], ['small', small, gSmall]]) {
+      const r = await runMeasured(process.execPath, [BIN, 'analyze', '--log', file, '--json']);
+      if (r.code !== 0) throw new Error(`analyze exited ${r.code}: ${r.stderr}`);
+      runs.push({ name, bytes: g.bytes, ...r });
+    }
+  }
+  const pick = (n) => runs.filter((r) => r.name === n);
+  results.analyze = {
+    big: { mb: gBig.bytes / 2 ** 20, medianWallS: median(pick('big').map((r) => r.wallS)), medianPeakMiB: median(pick('big').map((r) => r.peakMiB)), wallS: pick('big').map((r) => r.wallS) },
+    small: { mb: gSmall.bytes / 2 ** 20, medianWallS: median(pick('small').map((r) => r.wallS)), medianPeakMiB: median(pick('small').map((r) => r.peakMiB)) },
+  };
+  const node0 = [];
+  const help = [];
+  for (let i = 0; i < REPEATS; i++) {
+    node0.push(wallS(process.execPath, ['-e', '0']));
+    help.push(wallS(process.execPath, [BIN, '--help']));
+  }
+  results.coldStart = { repeats: REPEATS, nodeMedianS: median(node0), helpMedianS: median(help), ratio: median(help) / median(node0) };
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+if (JSON_OUT) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+else {
+  const a = results.analyze;
+  const c = results.coldStart;
+  console.log(`machine: ${results.machine.cpus} cpus, node ${results.machine.node}, loadavg ${results.machine.loadavg.map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`analyze ${a.big.mb.toFixed(1)} MB: median ${a.big.medianWallS.toFixed(3)} s wall (runs ${a.big.wallS.map((x) => x.toFixed(3)).join(', ')}), peak RSS ${a.big.medianPeakMiB.toFixed(1)} MiB`);
+  console.log(`analyze ${a.small.mb.toFixed(1)} MB: median ${a.small.medianWallS.toFixed(3)} s wall, peak RSS ${a.small.medianPeakMiB.toFixed(1)} MiB  (flat memory: peak ratio ${(a.big.medianPeakMiB / a.small.medianPeakMiB).toFixed(2)} for 10x the bytes)`);
+  console.log(`cold start (${c.repeats} interleaved repeats): node -e 0 median ${(c.nodeMedianS * 1000).toFixed(1)} ms, nh-gate --help median ${(c.helpMedianS * 1000).toFixed(1)} ms, ratio ${c.ratio.toFixed(2)}x`);
+}

@@ -1,0 +1,111 @@
+import type { ExitClass } from '../errors.js';
+import { worstClass } from '../cli/exit.js';
+import type { Baseline } from '../config/recipe.js';
+import type { GarbageLine } from '../config/load.js';
+import type { DriverReport, TokenMatchBlock } from '../profiles/types.js';
+import { judgeDoctest, type DoctestJudgement } from '../profiles/doctest.js';
+import { busyFromSamples, type BusyFigures, type UtilPoint, type WindowS } from '../quantity/busy.js';
+import { compareToBaseline } from '../quantity/compare.js';
+import { withheld } from '../quantity/make.js';
+import { perOutputToken } from '../quantity/perToken.js';
+import type { Quantity } from '../quantity/types.js';
+import { judgeTokenGate, type TokenGate } from './tokenGate.js';
+
+export interface AnalyzeInput {
+  report: DriverReport;
+  timed: boolean; // the log carried arrival times
+  window: WindowS | null; // --window, which overrides the derived one
+  samples: { points: UtilPoint[]; garbage: GarbageLine[]; nominalPeriodS?: number } | null; // --samples
+  arch: string | null;
+  baselines: Baseline[];
+}
+
+export interface DecodeWindow {
+  window: WindowS | null;
+  source: 'flag' | 'arrival times' | 'unknown';
+  block: TokenMatchBlock | null; // the decode-mode block the rate divides by
+  why: string;
+}
+
+export interface Analysis {
+  tokenGate: TokenGate;
+  decode: DecodeWindow;
+  perOutputToken: Quantity;
+  busy: BusyFigures | null; // null: no --samples given
+  baselines: Quantity[];
+  doctest: DoctestJudgement[];
+  exitClass: ExitClass;
+  notes: string[];
+}
+
+// The decode-mode block: mode=decode, or an older build that omits the mode.
+function decodeBlock(blocks: TokenMatchBlock[]): TokenMatchBlock | null {
+  return blocks.find((b) => b.mode === null || b.mode === 'decode') ?? null;
+}
+
+// The decode window: --window when given; else from arrival times, load line (or the previous block) to the
+// arrival of the block's last prompt row. The load is never inside it.
+export function deriveDecodeWindow(report: DriverReport, flag: WindowS | null): DecodeWindow {
+  const block = decodeBlock(report.tokenMatch);
+  if (flag) return { window: flag, source: 'flag', block, why: 'given by --window' };
+  if (!report.load) return { window: null, source: 'unknown', block, why: 'the engine load-complete line never appeared' };
+  if (report.load.tS === null) return { window: null, source: 'unknown', block, why: 'the log carries no arrival times (pass --window T0:T1)' };
+  if (!block) return { window: null, source: 'unknown', block, why: 'no decode-mode TOKEN MATCH block closes the window' };
+  const startS = block.startS;
+  const endS = block.rowTotals.lastRowS ?? block.tS;
+  if (startS === null || endS === null) return { window: null, source: 'unknown', block, why: 'the block lines carry no arrival times' };
+  return { window: { startS, endS }, source: 'arrival times', block, why: `from line ${block.index === 0 ? report.load.line : 'of the previous block'} to the last prompt row of block ${block.index}` };
+}
+
+function baselineFor(b: Baseline, perToken: Quantity, busy: BusyFigures | null, referenceTier: number, arch: string | null): Quantity {
+  let q: Quantity;
+  if (b.quantity === 'perOutputToken') q = perToken;
+  else if (!busy) return withheld(`GPU busy vs ${b.name}`, 'NO_SAMPLES', 'no --samples file was given, so there is no busy figure to compare');
+  else q = b.method === 'timeWeighted' ? busy.timeWeighted : busy.nonzeroShare;
+  const cmp = compareToBaseline(q, b, arch);
+  if (cmp.status === 'measured' && referenceTier > 0) {
+    return withheld(cmp.name, 'REFERENCE_TIER', `${referenceTier} reference-tier line(s): the run fell back to a portable path, so it is not the engine the baseline measured`);
+  }
+  return cmp;
+}
+
+// The whole offline analysis as a pure function of the reader's report and the options.
+export function analyze(input: AnalyzeInput): Analysis {
+  const { report } = input;
+  const notes: string[] = [];
+  const tokenGate = judgeTokenGate(report);
+  const decode = deriveDecodeWindow(report, input.window);
+  const windowMissing: 'load-line-absent' | 'no-arrival-times' = report.load === null ? 'load-line-absent' : 'no-arrival-times';
+  if (report.loadLines > 1) notes.push(`${report.loadLines} engine-load lines: this log holds more than one run; the first is used`);
+  const block = decode.block;
+  const perToken =
+    block === null && report.tokenMatch.length > 0
+      ? withheld('per output token', 'MISSING_TERM', `no decode-mode TOKEN MATCH block (modes: ${report.tokenMatch.map((b) => b.mode).join(', ')}) — a fresh-prefill stream takes no decode step`)
+      : perOutputToken({
+          decodeWindowS: decode.window ? decode.window.endS - decode.window.startS : null,
+          tokensCompared: block ? block.compared : null,
+          tokensMatched: block ? block.matched : null,
+          loadS: report.load ? report.load.loadS : null,
+          windowMissing,
+        });
+  let busy: BusyFigures | null = null;
+  if (input.samples) {
+    const opts: { nominalPeriodS?: number; windowMissing: 'load-line-absent' | 'no-arrival-times' } = { windowMissing };
+    if (input.samples.nominalPeriodS !== undefined) opts.nominalPeriodS = input.samples.nominalPeriodS;
+    busy = busyFromSamples(input.samples.points, decode.window, opts);
+    if (input.samples.garbage.length > 0) notes.push(`samples file: ${input.samples.garbage.length} garbage line(s) skipped`);
+  }
+  const baselines = input.baselines.map((b) => baselineFor(b, perToken, busy, report.referenceTier.count, input.arch));
+  const doctest = report.doctest.map((s) => judgeDoctest(s));
+  const classes: ExitClass[] = [];
+  if (report.tokenMatch.length > 0 || report.verdicts.length > 0) classes.push(tokenGate.exitClass);
+  for (const d of doctest) classes.push(d.verdict === 'GREEN' ? 'passed' : d.verdict === 'RED' ? 'failed' : 'void');
+  if (classes.length === 0) {
+    classes.push('void');
+    notes.push('neither a token gate nor a doctest summary is in this log: NOT MEASURED');
+  }
+  // A figure the user explicitly asked for (--window, --samples) and did not get is nothing valid to judge.
+  if (input.window && perToken.status === 'refused') classes.push('void');
+  if (busy && busy.timeWeighted.status === 'refused') classes.push('void');
+  return { tokenGate, decode, perOutputToken: perToken, busy, baselines, doctest, exitClass: worstClass(classes), notes };
+}

@@ -1,0 +1,107 @@
+import { resolve } from 'node:path';
+import type { Recipe } from '../config/recipe.js';
+import type { Executor, ProcessRun } from '../exec/types.js';
+import { describeEnd, exitedCleanly, lastLines } from '../exec/types.js';
+import { spanS } from '../exec/clock.js';
+import { NhGateError } from '../errors.js';
+import { expandArgv, expandString, type TemplateVars } from './template.js';
+import { progressWriter, readBuildLog } from './log.js';
+import { sha256File } from './hash.js';
+import { evaluateCells, type FeatureParser } from './cells.js';
+import type { BuildRecord, ProbeRecord, StepRecord } from './types.js';
+
+export interface BuildOptions {
+  recipe: Recipe;
+  // Directory the recipe's relative paths resolve against ({root}).
+  root: string;
+  arch: string;
+  jobs: number;
+  exec: Executor;
+  parseFeatures: FeatureParser;
+  // Cells the arm under test needs beyond the arch's (e.g. a device flag's requiresCells).
+  extraRequiredCells?: string[];
+  isTty?: boolean;
+  writeProgress?: (s: string) => void;
+  signal?: AbortSignal;
+}
+
+// The template variables of a build: paths resolved against the recipe root.
+export function buildVars(recipe: Recipe, root: string, arch: string, jobs: number): TemplateVars {
+  const sourceDir = resolve(root, expandString(recipe.sourceDir, { root, arch }, 'recipe.sourceDir'));
+  const buildDir = resolve(root, expandString(recipe.buildDir, { root, arch, sourceDir }, 'recipe.buildDir'));
+  return { root, sourceDir, buildDir, arch, jobs: String(jobs) };
+}
+
+function step(name: string, run: ProcessRun): StepRecord {
+  return {
+    name, argv: run.argv, exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut,
+    durationS: spanS(run.startNs, run.endNs), end: describeEnd(run), lastLines: lastLines(run),
+    log: run.lines.map((l) => l.text),
+  };
+}
+
+// configure → cells → build → output hashes, with probes first. Never throws for a failing compiler:
+// the record says FAILED or VOID and why. Throws only for a recipe that cannot be expanded.
+export async function buildRecipe(o: BuildOptions): Promise<BuildRecord> {
+  const { recipe, arch } = o;
+  const archCfg = recipe.archs[arch];
+  if (!archCfg && Object.keys(recipe.archs).length > 0) {
+    throw new NhGateError('USAGE', `recipe '${recipe.name}' has no build for arch '${arch}'`, `use --arch with one of: ${Object.keys(recipe.archs).join(', ')}`);
+  }
+  const vars = buildVars(recipe, o.root, arch, o.jobs);
+  const rec: BuildRecord = {
+    recipe: recipe.name, arch, sourceDir: vars.sourceDir!, buildDir: vars.buildDir!, jobs: o.jobs,
+    probes: [], configure: null, build: null, cells: [], requiredCells: [], missingCells: [],
+    compileErrors: 0, enospcHits: 0, noWork: false, stepsRun: 0, outputs: [],
+    verdict: 'BUILT', voidReason: null, message: '',
+  };
+  const hooks = o.signal ? { signal: o.signal } : {};
+
+  for (const [i, p] of recipe.probes.entries()) {
+    if (p.when === 'gpu' && arch === 'cpu') continue;
+    const run = await o.exec.run({ argv: expandArgv(p.argv, vars, `recipe.probes[${i}].argv`), cwd: o.root, timeoutS: 60 }, hooks);
+    const text = run.lines.map((l) => l.text).join('\n');
+    const matched = p.expect ? new RegExp(p.expect, 'm').test(text) : true;
+    const probe: ProbeRecord = { ...step(`probe ${p.name}`, run), expect: p.expect ?? null, matched, ok: exitedCleanly(run) && matched };
+    rec.probes.push(probe);
+    if (!probe.ok) {
+      return { ...rec, verdict: 'VOID', voidReason: 'PROBE_FAILED', message: `toolchain probe '${p.name}' failed (${probe.end}${p.expect && !matched ? `; output did not match /${p.expect}/` : ''}) — the toolchain this recipe needs is not here` };
+    }
+  }
+
+  const configureArgv = [...expandArgv(recipe.configure, vars, 'recipe.configure'), ...expandArgv(archCfg?.configureArgv ?? [], vars, `recipe.archs.${arch}.configureArgv`)];
+  const conf = await o.exec.run({ argv: configureArgv, cwd: o.root, timeoutS: 600 }, hooks);
+  rec.configure = step('configure', conf);
+  if (!exitedCleanly(conf)) {
+    const facts = readBuildLog(rec.configure.log);
+    return { ...rec, enospcHits: facts.enospcHits, verdict: 'FAILED', message: `configure failed (${rec.configure.end})` };
+  }
+  const required = [...new Set([...(archCfg?.requiredCells ?? []), ...(o.extraRequiredCells ?? [])])];
+  const cells = evaluateCells(o.parseFeatures(rec.configure.log), required);
+  rec.cells = cells.cells;
+  rec.requiredCells = required;
+  rec.missingCells = cells.missing;
+  if (cells.missing.length > 0) {
+    return { ...rec, verdict: 'VOID', voidReason: 'DEGRADED_BUILD', message: `DEGRADED_BUILD: required feature cell(s) not ENABLED for ${arch}: ${cells.describe}` };
+  }
+
+  const progress = progressWriter(o.isTty ?? false, o.writeProgress ?? ((s) => process.stderr.write(s)));
+  const build = await o.exec.run({ argv: expandArgv(recipe.build, vars, 'recipe.build'), cwd: o.root, timeoutS: 3600 }, { ...hooks, onLine: (l) => progress.line(l.text) });
+  progress.end();
+  rec.build = step('build', build);
+  const facts = readBuildLog([...rec.configure.log, ...rec.build.log]);
+  Object.assign(rec, { compileErrors: facts.compileErrors, enospcHits: facts.enospcHits, noWork: facts.noWork, stepsRun: facts.stepsRun });
+  rec.outputs = await Promise.all(recipe.outputs.map(async (p, i) => {
+    const path = resolve(o.root, expandString(p, vars, `recipe.outputs[${i}]`));
+    return { path, sha256: await sha256File(path) };
+  }));
+  if (!exitedCleanly(build)) {
+    return { ...rec, verdict: 'FAILED', message: `build failed (${rec.build.end}; ${facts.compileErrors} compile error(s), ${facts.enospcHits} ENOSPC hit(s))` };
+  }
+  const missing = rec.outputs.filter((x) => x.sha256 === null).map((x) => x.path);
+  if (missing.length > 0) {
+    return { ...rec, verdict: 'FAILED', message: `build exited 0 but declared output(s) are missing: ${missing.join(', ')}` };
+  }
+  rec.message = facts.noWork ? 'nothing to rebuild (ninja: no work to do)' : `built ${facts.stepsRun} step(s)`;
+  return rec;
+}

@@ -1,0 +1,161 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { z } from 'zod';
+import { NhGateError } from '../errors.js';
+import { RecipeSchema, type Recipe } from './recipe.js';
+import { GateSchema, type Gate } from './gate.js';
+import { GoldenSchema, type Golden } from './golden.js';
+import { SampleLineSchema, SamplesHeaderSchema, type SampleLine } from './samples.js';
+
+// zod issues as `file: path.to.field: message`, one per line: the user's fix starts at the field.
+export function formatZodIssues(file: string, error: z.ZodError): string[] {
+  return error.issues.map((i) => `${file}: ${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`);
+}
+
+function readText(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw new NhGateError('UNREADABLE_FILE', `${file}: cannot read ${what} (${code})`, 'check the path and permissions');
+  }
+}
+
+// Parses JSON and validates it; every failure is a BAD_CONFIG naming the file and field, never a stack trace.
+export function parseJsonFile<S extends z.ZodTypeAny>(file: string, schema: S, what: string): { data: z.infer<S>; text: string } {
+  const text = readText(file, what);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new NhGateError('BAD_CONFIG', `${file}: (root): not valid JSON (${(err as Error).message})`, 'fix the JSON syntax');
+  }
+  const r = schema.safeParse(json);
+  if (!r.success) throw new NhGateError('BAD_CONFIG', formatZodIssues(file, r.error).join('\n'), `fix the fields named above (schema: schemas/${what}.json)`);
+  return { data: r.data, text };
+}
+
+function looksLikePath(s: string): boolean {
+  return s.includes('/') || s.endsWith('.json');
+}
+
+function jsonNames(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  } catch {
+    return [];
+  }
+}
+
+// Built-in recipes live in <root>/recipes/<name>.json; a path (relative to the cwd) loads that file. Unknown names list the known ones.
+export function loadRecipe(nameOrPath: string, root: string = process.cwd()): { recipe: Recipe; path: string; sha256: string } {
+  let file: string;
+  if (looksLikePath(nameOrPath)) file = resolve(nameOrPath); // a path is relative to the working directory
+  else {
+    const known = jsonNames(join(root, 'recipes'));
+    if (!known.includes(nameOrPath)) {
+      throw new NhGateError('UNKNOWN_RECIPE', `no recipe named '${nameOrPath}' in ${join(root, 'recipes')}; known: ${known.join(', ') || '(none)'}`, 'pass --recipe with one of those, or a path to a recipe JSON file');
+    }
+    file = join(root, 'recipes', `${nameOrPath}.json`);
+  }
+  const { data, text } = parseJsonFile(file, RecipeSchema, 'recipe');
+  return { recipe: data, path: file, sha256: sha256(text) };
+}
+
+// A gate file with its sha256, which every result computed under it records (pre-registration evidence).
+export function loadGate(path: string): { gate: Gate; path: string; sha256: string } {
+  const { data, text } = parseJsonFile(path, GateSchema, 'gate');
+  return { gate: data, path, sha256: sha256(text) };
+}
+
+// goldens/<name>/golden.json by name, or a path to a golden.json (or its directory).
+export function loadGolden(nameOrPath: string, root: string = process.cwd()): { golden: Golden; path: string; sha256: string } {
+  let file: string;
+  if (looksLikePath(nameOrPath)) {
+    file = resolve(nameOrPath);
+    try {
+      if (statSync(file).isDirectory()) file = join(file, 'golden.json');
+    } catch {
+      /* unreadable: reported by parseJsonFile */
+    }
+  } else {
+    const dir = join(root, 'goldens');
+    let known: string[] = [];
+    try {
+      known = readdirSync(dir).filter((d) => statSync(join(dir, d, 'golden.json'), { throwIfNoEntry: false })?.isFile()).sort();
+    } catch {
+      known = [];
+    }
+    if (!known.includes(nameOrPath)) {
+      throw new NhGateError('UNKNOWN_GOLDEN', `no golden named '${nameOrPath}' in ${dir}; known: ${known.join(', ') || '(none)'}`, 'pass a known golden name or a path to golden.json');
+    }
+    file = join(dir, nameOrPath, 'golden.json');
+  }
+  const { data, text } = parseJsonFile(file, GoldenSchema, 'golden');
+  return { golden: data, path: file, sha256: sha256(text) };
+}
+
+export function sha256(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+// A line of a samples file that was not a valid sample: named and counted, never silently dropped.
+export interface GarbageLine {
+  lineNo: number;
+  reason: string;
+}
+
+export interface SamplesFile {
+  header: z.infer<typeof SamplesHeaderSchema> | null;
+  samples: Exclude<SampleLine, { kind: 'header' }>[];
+  garbage: GarbageLine[];
+}
+
+// Streams a samples JSONL file: valid lines are kept, every other line is reported with its number and why.
+export async function readSamplesFile(path: string): Promise<SamplesFile> {
+  let stream;
+  try {
+    statSync(path);
+    stream = createReadStream(path, { encoding: 'utf8' });
+  } catch (err) {
+    throw new NhGateError('UNREADABLE_FILE', `${path}: cannot read samples file (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'check the --samples path');
+  }
+  const out: SamplesFile = { header: null, samples: [], garbage: [] };
+  const rl = createInterface({ input: stream, crlfDelay: Infinity });
+  let lineNo = 0;
+  for await (const raw of rl) {
+    lineNo += 1;
+    const line = raw.trim();
+    if (line === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      out.garbage.push({ lineNo, reason: 'not JSON' });
+      continue;
+    }
+    const r = SampleLineSchema.safeParse(json);
+    if (!r.success) {
+      const i = r.error.issues[0];
+      out.garbage.push({ lineNo, reason: i ? `${i.path.map(String).join('.') || '(root)'}: ${i.message}` : 'invalid' });
+      continue;
+    }
+    if (r.data.kind === 'header') {
+      if (out.header) out.garbage.push({ lineNo, reason: 'a second header line' });
+      else out.header = r.data;
+    } else out.samples.push(r.data);
+  }
+  return out;
+}
+
+// Names of files in a directory for validate's default sweep.
+export function listJson(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
+}
+

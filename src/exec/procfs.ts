@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+// Linux /proc reads: a zombie answers kill(pid, 0) like a live process, and in containers whose init
+// reaps slowly a killed tree lingers as zombies, so liveness is judged by process state, not by kill.
+
+interface ProcStat { pid: number; state: string; pgrp: number }
+
+function readStat(pid: number | string): ProcStat | null {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = s.lastIndexOf(')');
+    const rest = s.slice(close + 2).split(' ');
+    return { pid: Number(pid), state: rest[0] ?? '?', pgrp: Number(rest[2]) };
+  } catch {
+    return null;
+  }
+}
+
+// Whether /proc is there to ask (Linux); elsewhere callers fall back to kill(…, 0).
+export function hasProcfs(): boolean {
+  return readStat('self') !== null;
+}
+
+// A pid that exists and is not a zombie; null when /proc cannot say.
+export function procAlive(pid: number): boolean | null {
+  if (!hasProcfs()) return null;
+  const st = readStat(pid);
+  return st !== null && st.state !== 'Z' && st.state !== 'X';
+}
+
+// Live (non-zombie) members of a process group; null when /proc cannot say.
+export function groupMembers(pgid: number): number[] | null {
+  if (!hasProcfs()) return null;
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const st = readStat(name);
+    if (st && st.pgrp === pgid && st.state !== 'Z' && st.state !== 'X') out.push(st.pid);
+  }
+  return out;
+}

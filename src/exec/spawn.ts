@@ -1,0 +1,105 @@
+import { execa } from 'execa';
+import { monoNs } from './clock.js';
+import { LineSplitter } from './lines.js';
+import { groupAlive, terminateGroup } from './tree.js';
+import type { Executor, ProcessRun, ProcessSpec, RunHooks, TimedLine } from './types.js';
+
+const DEFAULT_GRACE_MS = 2000;
+
+// Runs one process as the leader of its own process group, stamping every line on arrival.
+// A crash, a timeout or a Ctrl-C comes back as data (ProcessRun), never as a thrown error.
+export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promise<ProcessRun> {
+  const [file, ...args] = spec.argv;
+  const lines: TimedLine[] = [];
+  const startNs = monoNs();
+  const graceMs = spec.killGraceMs ?? DEFAULT_GRACE_MS;
+  const emit = (batch: TimedLine[]): void => {
+    for (const l of batch) {
+      lines.push(l);
+      hooks.onLine?.(l);
+    }
+  };
+  if (!file) return failedStart(spec, startNs, 'empty argv');
+  if (hooks.signal?.aborted) return { ...failedStart(spec, startNs, 'interrupted before start'), interrupted: true, spawnError: null };
+
+  const child = execa(file, args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    extendEnv: true,
+    detached: true,
+    stdin: 'ignore',
+    buffer: false,
+    reject: false,
+    encoding: 'utf8',
+    cleanup: true,
+  });
+
+  let timedOut = false;
+  let interrupted = false;
+  let killing: Promise<boolean> | null = null;
+  const pid = child.pid ?? null;
+  const killTree = (): void => {
+    if (pid !== null && killing === null) killing = terminateGroup(pid, graceMs);
+  };
+
+  const out = new LineSplitter('stdout');
+  const err = new LineSplitter('stderr');
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  child.stdout?.on('data', (c: string) => emit(out.push(c, monoNs())));
+  child.stderr?.on('data', (c: string) => emit(err.push(c, monoNs())));
+
+  const timer = spec.timeoutS !== undefined
+    ? setTimeout(() => { timedOut = true; killTree(); }, spec.timeoutS * 1000)
+    : null;
+  const onAbort = (): void => { interrupted = true; killTree(); };
+  hooks.signal?.addEventListener('abort', onAbort, { once: true });
+
+  // The leader's exit, independent of whether orphans still hold its pipes open.
+  const exited = new Promise<{ code: number | null; signal: string | null; endNs: bigint }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal, endNs: monoNs() }));
+    child.once('error', () => resolve({ code: null, signal: null, endNs: monoNs() }));
+  });
+  const ex = await exited;
+  if (timer) clearTimeout(timer);
+  hooks.signal?.removeEventListener('abort', onAbort);
+
+  // Sweep the group: anything the leader left behind is killed so its pipes close and the GPU frees.
+  let orphansKilled = false;
+  if (pid !== null && groupAlive(pid)) {
+    orphansKilled = killing === null;
+    killTree();
+  }
+  if (killing) await killing;
+  const result = await child;
+  const endStreamNs = monoNs();
+  emit(out.flush(endStreamNs));
+  emit(err.flush(endStreamNs));
+
+  const spawnError = pid === null || (result.failed && result.exitCode === undefined && result.signal === undefined && !timedOut && !interrupted)
+    ? (result.code ?? result.shortMessage ?? 'spawn failed')
+    : null;
+  return {
+    argv: spec.argv,
+    pid,
+    startNs,
+    endNs: ex.endNs,
+    exitCode: ex.code ?? (typeof result.exitCode === 'number' ? result.exitCode : null),
+    signal: ex.signal ?? result.signal ?? null,
+    timedOut,
+    interrupted,
+    spawnError: spawnError === null ? null : String(spawnError),
+    orphansKilled,
+    lines,
+  };
+}
+
+function failedStart(spec: ProcessSpec, startNs: bigint, reason: string): ProcessRun {
+  return {
+    argv: spec.argv, pid: null, startNs, endNs: startNs, exitCode: null, signal: null,
+    timedOut: false, interrupted: false, spawnError: reason, orphansKilled: false, lines: [],
+  };
+}
+
+// The real executor used by the gates.
+export const realExecutor: Executor = { run: runProcess };

@@ -1,0 +1,66 @@
+// What the executor spawns: an argv array (never a shell string), its environment and its limits.
+export interface ProcessSpec {
+  argv: string[];
+  cwd?: string;
+  // Added to the harness's environment (flags, engine env); values here win.
+  env?: Record<string, string>;
+  // Per-leg limit; past it the whole process group is killed.
+  timeoutS?: number;
+  // Grace between SIGTERM and SIGKILL when killing the tree.
+  killGraceMs?: number;
+}
+
+// One line of driver output, stamped by the harness when it arrived (monotonic ns).
+export interface TimedLine {
+  tNs: bigint;
+  stream: 'stdout' | 'stderr';
+  text: string;
+}
+
+// A finished (or failed) process as data: never an exception for a driver that misbehaved.
+export interface ProcessRun {
+  argv: string[];
+  pid: number | null;
+  startNs: bigint;
+  endNs: bigint;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  interrupted: boolean;
+  // Set when the process could not be started at all (e.g. ENOENT), with the reason.
+  spawnError: string | null;
+  // Processes of the leg's group still alive after the leader exited, killed by the harness.
+  orphansKilled: boolean;
+  lines: TimedLine[];
+}
+
+// Hooks a caller may attach while a process runs.
+export interface RunHooks {
+  onLine?: (line: TimedLine) => void;
+  // Aborting it (Ctrl-C) kills the process tree and marks the run interrupted.
+  signal?: AbortSignal;
+}
+
+// The seam between gates and processes: the real one spawns, tests may pass a deterministic one.
+export interface Executor {
+  run(spec: ProcessSpec, hooks?: RunHooks): Promise<ProcessRun>;
+}
+
+// True when the run ended the way a healthy driver ends (exit 0, no signal, no timeout).
+export function exitedCleanly(run: ProcessRun): boolean {
+  return run.exitCode === 0 && run.signal === null && !run.timedOut && !run.interrupted && run.spawnError === null;
+}
+
+// The last n lines of a run, for surfacing a crash without the whole log.
+export function lastLines(run: ProcessRun, n = 12): string[] {
+  return run.lines.slice(-n).map((l) => (l.stream === 'stderr' ? `[stderr] ${l.text}` : l.text));
+}
+
+// How a run ended, in words, for summaries and junit failure messages.
+export function describeEnd(run: ProcessRun): string {
+  if (run.spawnError) return `could not start: ${run.spawnError}`;
+  if (run.timedOut) return `timed out; process tree killed${run.signal ? ` (${run.signal})` : ''}`;
+  if (run.interrupted) return 'interrupted (Ctrl-C); process tree killed';
+  if (run.signal) return `killed by ${run.signal}`;
+  return `exit ${run.exitCode}`;
+}

@@ -1,0 +1,40 @@
+import type { Mode } from '../plan/plan.js';
+import { planA3 } from '../plan/plan.js';
+import type { GateDeps } from './deps.js';
+import type { Inputs } from './setup.js';
+import { runSeries, type SeriesOutcome } from './series.js';
+import { tokenGateVerdict } from './verdict.js';
+
+export interface A3Options {
+  argv: string[];
+  inputs: Inputs;
+  arch?: string | undefined;
+  mode: Mode;
+  jobs: number;
+  resultsBase: string;
+  checkpoint?: string | undefined;
+  timeoutS?: number | undefined;
+}
+
+// nh-gate a3: build if needed, run the driver once per mode, judge its tokens in the harness against
+// the golden, cross-check the engine, per-token over the decode window, busy when a GPU is present.
+// On a device arch the recipe's device-arm flags are turned on: the claim is that the device ran it.
+export async function runA3(o: A3Options, deps: GateDeps): Promise<SeriesOutcome> {
+  const { recipe, gate } = o.inputs;
+  return runSeries({
+    command: 'a3', argv: o.argv, inputs: o.inputs, archClaim: o.arch ?? gate?.gate.arch, jobs: o.jobs,
+    resultsBase: o.resultsBase, checkpoint: o.checkpoint, timeoutS: o.timeoutS,
+    gateName: gate?.gate.name ?? `a3-${recipe.name}`,
+    plan: (arch) => {
+      const deviceEnv: Record<string, string> = {};
+      if (arch !== 'cpu') for (const f of Object.values(recipe.flags)) if (f.deviceArm) deviceEnv[f.env] = f.on;
+      return planA3(recipe, gate?.gate ?? null, o.mode, deviceEnv);
+    },
+    finalize: (r, legs) => {
+      const notes = r.notes.filter((n) => !n.startsWith('device arm:'));
+      const device = Object.entries(recipe.flags).filter(([, f]) => f.deviceArm && legs[0]?.record.flagEnv[f.env] === f.on).map(([n]) => n);
+      if (device.length) notes.push(`device arm: ${device.join(', ')} on (arch ${r.arch}); reference-tier lines would void the run`);
+      return { quantities: {}, comparison: null, verdict: tokenGateVerdict(legs.map((l) => l.record), r.plan?.legs ?? 1), notes };
+    },
+  }, deps);
+}

@@ -1,0 +1,51 @@
+import { buildRecipe } from '../build/build.js';
+import { featureParserFor } from '../build/features.js';
+import type { BuildRecord } from '../build/types.js';
+import { loadRecipe } from '../config/load.js';
+import { resolveProfile } from '../profiles/registry.js';
+import type { ExitClass } from '../errors.js';
+import { NhGateError } from '../errors.js';
+import type { GateDeps } from './deps.js';
+import { checkArch } from './arch.js';
+import { packageRoot, recipeRoot } from './setup.js';
+
+export interface BuildCommandOptions {
+  recipe?: string | undefined;
+  arch?: string | undefined;
+  jobs: number;
+  // Flags whose requiresCells must be ENABLED too (the arm you intend to run).
+  flags?: string[] | undefined;
+}
+
+// nh-gate build: the arch claim checked, probes, configure, feature cells, build, output hashes.
+export async function runBuild(o: BuildCommandOptions, deps: GateDeps): Promise<{ record: BuildRecord | null; exitClass: ExitClass; lines: string[] }> {
+  const ref = o.recipe ?? 'nh-ref';
+  const looksPath = ref.includes('/') || ref.endsWith('.json');
+  const { recipe, path } = loadRecipe(ref, looksPath ? process.cwd() : packageRoot());
+  const root = recipeRoot(path);
+  const silicon = await deps.detectSilicon();
+  const arch = checkArch(o.arch, silicon, recipe);
+  if (!arch.ok) {
+    if (arch.usage) throw new NhGateError('USAGE', arch.message, 'pass --arch cpu, 90, 90a, 121a, 110 …');
+    return { record: null, exitClass: 'void', lines: [`VOID — NO_SUCH_SILICON: ${arch.message}`] };
+  }
+  const extra: string[] = [];
+  for (const f of o.flags ?? []) {
+    const flag = recipe.flags[f];
+    if (!flag) throw new NhGateError('UNKNOWN_FLAG', `flag '${f}' is not declared by recipe '${recipe.name}' (${path})`, `use one of: ${Object.keys(recipe.flags).join(', ') || '(none)'}`);
+    extra.push(...flag.requiresCells);
+  }
+  const rec = await buildRecipe({ recipe, root, arch: arch.arch, jobs: o.jobs, exec: deps.exec, parseFeatures: featureParserFor(resolveProfile(recipe.profile, root)), extraRequiredCells: extra, isTty: deps.isTty });
+  const lines = [
+    `nh-gate build — recipe ${recipe.name} — arch ${arch.arch}${arch.note ? ` (${arch.note})` : ''}`,
+    ...rec.probes.map((p) => `${p.name}: ${p.ok ? 'ok' : `FAILED (${p.end}${p.expect && !p.matched ? `, output did not match /${p.expect}/` : ''})`}`),
+    ...(rec.configure ? [`configure: ${rec.configure.end} in ${rec.configure.durationS.toFixed(1)} s`] : []),
+    ...rec.cells.map((c) => `  cell ${c.name}: ${c.detail}${rec.requiredCells.includes(c.name) ? ' (required)' : ''}`),
+    ...(rec.build ? [`build: ${rec.build.end} in ${rec.build.durationS.toFixed(1)} s; ${rec.noWork ? 'nothing to rebuild (ninja: no work to do)' : `${rec.stepsRun} step(s) run`}; compile errors ${rec.compileErrors}; ENOSPC hits ${rec.enospcHits}`] : []),
+    ...rec.outputs.map((x) => `  ${x.path}: ${x.sha256 ?? 'MISSING'}`),
+    ...(rec.verdict === 'BUILT' ? [] : [...(rec.build?.lastLines ?? rec.configure?.lastLines ?? []).map((l) => `  | ${l}`)]),
+    `${rec.verdict}${rec.voidReason ? ` (${rec.voidReason})` : ''}: ${rec.message}`,
+  ];
+  const exitClass: ExitClass = rec.verdict === 'BUILT' ? 'passed' : rec.verdict === 'FAILED' ? 'failed' : 'void';
+  return { record: rec, exitClass, lines };
+}

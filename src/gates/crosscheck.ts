@@ -1,0 +1,32 @@
+import type { DriverReport } from '../profiles/types.js';
+import type { CrossCheck, TokenJudgement } from '../results/types.js';
+
+// The engine's own exit codes (SPEC §4) as the verdict they stand for.
+export const ENGINE_EXIT_WORD: Record<number, string> = { 0: 'STRICT PASS', 1: 'DIVERGENCE', 2: 'REFUSING', 3: 'ZERO COMPARED', 4: 'SHORT' };
+
+// The engine's verdict against the harness's: the words, the exit code and the TOKEN MATCH counts must agree.
+// A near-tie the harness licensed is the one expected difference (the engine has no licence), and is explained.
+export function crossCheck(harness: TokenJudgement, report: DriverReport, exitCode: number | null, blockIndex: number): CrossCheck {
+  const last = report.verdicts[report.verdicts.length - 1];
+  const engineWord = last ? (last.kind === 'REFUSING' ? 'REFUSING' : last.kind) : null;
+  const block = report.tokenMatch[blockIndex] ?? null;
+  const base = { engineWord, engineExit: exitCode, engineCompared: block?.compared ?? null, engineMatched: block?.matched ?? null };
+  const problems: string[] = [];
+  if (block === null) problems.push('the engine printed no TOKEN MATCH line for this mode');
+  else {
+    if (block.compared !== harness.compared) problems.push(`the engine compared ${block.compared} tokens, the harness ${harness.compared}`);
+    if (block.matched !== harness.matched) problems.push(`the engine matched ${block.matched}, the harness ${harness.matched}`);
+  }
+  const exitWord = exitCode === null ? null : (ENGINE_EXIT_WORD[exitCode] ?? `exit ${exitCode}`);
+  if (engineWord !== null && exitWord !== null && engineWord !== exitWord && !(engineWord === 'REFUSING' && exitCode === 3)) {
+    problems.push(`the engine printed ${engineWord} but exited ${exitCode} (${exitWord})`);
+  }
+  const said = engineWord ?? exitWord;
+  if (said === null) problems.push('the engine printed no verdict and its exit code is unknown');
+  else if (harness.word === 'NEAR-TIE PASS' && said === 'DIVERGENCE') {
+    if (problems.length === 0) return { ...base, agree: true, explanation: 'the engine has no near-tie licence and said DIVERGENCE; the harness classified the mismatch from the golden\'s margins' };
+  } else if (harness.word === 'VOID' && (said === 'ZERO COMPARED' || said === 'REFUSING')) {
+    // both refuse to judge
+  } else if (said !== harness.word) problems.push(`the engine said ${said}, the harness ${harness.word}`);
+  return { ...base, agree: problems.length === 0, explanation: problems.length ? problems.join('; ') : 'engine and harness agree' };
+}

@@ -1,0 +1,34 @@
+import type { Executor } from '../exec/types.js';
+import type { Silicon } from '../silicon/types.js';
+import type { BusySampler, BusySamplerOptions, ComputeProcessesResult } from '../sampler/types.js';
+
+// The effects a gate needs, in one seam: the CLI passes the real ones, tests may pass deterministic ones.
+export interface GateDeps {
+  exec: Executor;
+  detectSilicon: () => Promise<Silicon>;
+  openBusySampler: (opts: BusySamplerOptions) => Promise<BusySampler>;
+  computeProcesses: (deviceIndex: number) => Promise<ComputeProcessesResult>;
+  now: () => Date;
+  // Progress goes to stderr, and only when it is a terminal.
+  isTty: boolean;
+  progress: (line: string) => void;
+}
+
+// The real effects, loaded lazily so a command that never samples never loads the addon.
+export async function realDeps(): Promise<GateDeps> {
+  const [{ realExecutor }, { detectSilicon }, sampler] = await Promise.all([
+    import('../exec/spawn.js'),
+    import('../silicon/detect.js'),
+    import('../sampler/index.js'),
+  ]);
+  const isTty = Boolean(process.stderr.isTTY);
+  return {
+    exec: realExecutor,
+    detectSilicon: () => detectSilicon(),
+    openBusySampler: (o) => sampler.openBusySampler(o),
+    computeProcesses: (i) => sampler.computeProcesses(i),
+    now: () => new Date(),
+    isTty,
+    progress: (line) => { if (isTty) process.stderr.write(`${line}\n`); },
+  };
+}

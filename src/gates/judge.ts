@@ -1,0 +1,119 @@
+import type { Golden } from '../config/golden.js';
+import type { DriverReport } from '../profiles/types.js';
+import type { ProcessRun } from '../exec/types.js';
+import { describeEnd, lastLines } from '../exec/types.js';
+import { monoS } from '../exec/clock.js';
+import { perOutputToken } from '../quantity/perToken.js';
+import { busyFromSamples, type UtilPoint } from '../quantity/busy.js';
+import { refused } from '../quantity/make.js';
+import type { Quantity } from '../quantity/types.js';
+import type { Silicon } from '../silicon/types.js';
+import type { LegRecord, TokenJudgement } from '../results/types.js';
+import type { EngineEvents } from './events.js';
+import { judgeFromEvents, judgeFromRows } from './tokens.js';
+import { crossCheck } from './crosscheck.js';
+
+// Everything observed about one leg, gathered by the leg runner; judged here without any effect.
+export interface LegObservation {
+  index: number;
+  arm: 'A' | 'B' | 'single';
+  label: string;
+  mode: string;
+  flagEnv: Record<string, string>;
+  binarySha256: string | null;
+  run: ProcessRun;
+  originNs: bigint;
+  report: DriverReport;
+  events: EngineEvents | null;
+  golden: Golden;
+  // The leg claims device execution (a device-arm flag on): reference-tier lines void it.
+  deviceClaim: boolean;
+  busy: { util: UtilPoint[]; nominalPeriodS: number | null; backend: string | null; note: string | null; foreignPids: number[]; contentionChecked: boolean } | null;
+  silicon: Silicon | null;
+  files: { log: string; events: string | null; samples: string | null };
+}
+
+const PASS = new Set(['STRICT PASS', 'NEAR-TIE PASS']);
+
+function rel(o: LegObservation, tS: number | null): number | null {
+  return tS === null ? null : tS - monoS(o.originNs);
+}
+
+// Harness tokens, window, per-token (harness clock and engine clock), busy, counters and the leg verdict.
+export function judgeLeg(o: LegObservation): LegRecord {
+  const { run, report } = o;
+  const voidReasons: string[] = [];
+  const modeEvents = o.events && !o.events.missing ? o.events.modes.get(o.mode) : undefined;
+  const tokens: TokenJudgement = modeEvents
+    ? judgeFromEvents(o.golden, o.mode, modeEvents.tokens, modeEvents.promptTokenCounts)
+    : judgeFromRows(o.golden, o.mode, report.prompts.filter((r) => r.block <= 0));
+  const check = crossCheck(tokens, report, run.exitCode, 0);
+
+  // Decode window on the harness clock: load-complete line arrival → arrival of the last prompt row.
+  const block = report.tokenMatch[0];
+  const loadTS = report.load?.tS ?? null;
+  const lastRowS = block ? block.rowTotals.lastRowS : report.openRows.lastRowS;
+  const window = loadTS !== null && lastRowS !== null ? { startS: loadTS, endS: lastRowS, source: 'load line → last prompt row (arrival, harness clock)' } : null;
+  const engineWindow = o.events?.loadEndNs != null && modeEvents && modeEvents.tokenNs.length > 0
+    ? { startS: monoS(o.events.loadEndNs), endS: monoS(modeEvents.tokenNs[modeEvents.tokenNs.length - 1]!) }
+    : null;
+
+  const refusing = report.verdicts.find((v) => v.kind === 'REFUSING');
+  if (run.spawnError) voidReasons.push(`CRASHED: the driver could not start (${run.spawnError})`);
+  else if (run.timedOut) voidReasons.push(`TIMEOUT: the driver ran past its limit; its process tree was killed`);
+  else if (run.interrupted) voidReasons.push('PARTIAL: interrupted (Ctrl-C) before the leg finished');
+  else if (run.signal) voidReasons.push(`CRASHED: the driver was killed by ${run.signal}`);
+  else if ((run.exitCode !== null && ![0, 1, 2, 3, 4].includes(run.exitCode)) || (run.exitCode === 2 && !refusing)) {
+    voidReasons.push(`CRASHED: the driver exited ${run.exitCode}, which is not one of its verdict codes`);
+  }
+  if (refusing) voidReasons.push(`REFUSED by the engine: ${refusing.detail}`);
+  if (o.deviceClaim && report.referenceTier.count > 0) voidReasons.push(`REFERENCE_TIER: ${report.referenceTier.count} reference-tier line(s) on a device-arm claim — not a device result`);
+  if (o.busy && o.busy.foreignPids.length > 0) voidReasons.push(`CONTENDED: compute process(es) not ours on the GPU: pid ${o.busy.foreignPids.join(', ')}`);
+  if (tokens.word === 'VOID') voidReasons.push(...tokens.reasons);
+
+  let verdict: string = tokens.word;
+  if (voidReasons.length > 0) verdict = 'VOID';
+  else if (!check.agree) verdict = 'DIVERGENCE';
+
+  const quantities: Record<string, Quantity> = {};
+  const matchedForSpeed = PASS.has(tokens.word) ? tokens.compared : tokens.matched;
+  const firstVoid = voidReasons[0];
+  const voidCode = firstVoid ? (/^([A-Z_]+):/.exec(firstVoid)?.[1] ?? 'PARTIAL') : null;
+  const speed = (name: string, windowS: number | null, missing: boolean): Quantity => {
+    if (voidCode && voidCode !== 'CONTENDED') return refused(name, (['TIMEOUT', 'CRASHED', 'REFERENCE_TIER', 'PARTIAL', 'WRONG_TOKENS'].includes(voidCode) ? voidCode : 'PARTIAL') as 'PARTIAL', `the leg is void (${firstVoid}) — no speed is taken from it`);
+    const q = perOutputToken({ decodeWindowS: windowS, tokensCompared: tokens.compared, loadS: report.load?.loadS ?? o.events?.loadS ?? null, tokensMatched: matchedForSpeed, ...(missing ? { windowMissing: 'load-line-absent' as const } : {}), silicon: o.silicon });
+    return { ...q, name };
+  };
+  quantities.perOutputToken = speed('per output token', window ? window.endS - window.startS : null, window === null);
+  if (o.events && !o.events.missing) quantities.perOutputTokenEngine = speed('per output token (engine event clock)', engineWindow ? engineWindow.endS - engineWindow.startS : null, engineWindow === null);
+
+  let samplerNote = o.busy?.note ?? null;
+  if (o.busy) {
+    const figs = busyFromSamples(o.busy.util, window ? { startS: window.startS, endS: window.endS } : null, { ...(o.busy.nominalPeriodS ? { nominalPeriodS: o.busy.nominalPeriodS } : {}), silicon: o.silicon });
+    quantities.busy = o.busy.foreignPids.length > 0 && figs.timeWeighted.status === 'measured'
+      ? refused(figs.timeWeighted.name, 'CONTENDED', `a compute process that is not ours (pid ${o.busy.foreignPids.join(', ')}) used the GPU — the busy figure is not this leg's`)
+      : figs.timeWeighted;
+    quantities.busyShare = figs.nonzeroShare;
+  } else samplerNote = samplerNote ?? 'no GPU on this host — busy not sampled';
+
+  const counters: Record<string, number> = {};
+  const records = o.events && o.events.counters.length > 0 ? o.events.counters.map((c) => c.fields) : report.counters.records.map((r) => r.fields);
+  for (const f of records) for (const [k, v] of Object.entries(f)) if (typeof v === 'number') counters[k] = (counters[k] ?? 0) + v;
+
+  return {
+    index: o.index, arm: o.arm, label: o.label, mode: o.mode, flagEnv: o.flagEnv, binarySha256: o.binarySha256,
+    process: {
+      argv: run.argv, exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, interrupted: run.interrupted,
+      spawnError: run.spawnError, end: describeEnd(run), startS: rel(o, monoS(run.startNs))!, endS: rel(o, monoS(run.endNs))!, lastLines: lastLines(run),
+    },
+    logFile: o.files.log, eventsFile: o.files.events, samplesFile: o.files.samples,
+    samplerBackend: o.busy?.backend ?? null, samplerNote,
+    loadLine: { seen: report.load !== null, tS: rel(o, loadTS), loadS: report.load?.loadS ?? null, source: report.load ? `line ${report.load.line}` : null },
+    decodeWindow: window ? { startS: rel(o, window.startS)!, endS: rel(o, window.endS)!, source: window.source } : null,
+    engineWindow: engineWindow ? { startS: rel(o, engineWindow.startS)!, endS: rel(o, engineWindow.endS)! } : null,
+    tokens, crossCheck: check, referenceTierLines: report.referenceTier.count,
+    counters, counterRecords: records.length,
+    contention: { foreignPids: o.busy?.foreignPids ?? [], checked: o.busy?.contentionChecked ?? false, note: o.busy ? (o.busy.contentionChecked ? 'compute processes checked before and during the leg' : 'compute processes could not be listed') : 'no GPU' },
+    quantities, verdict, voidReasons,
+  };
+}

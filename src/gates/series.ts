@@ -1,0 +1,160 @@
+import { join } from 'node:path';
+import { appendFileSync } from 'node:fs';
+import type { Plan } from '../plan/plan.js';
+import { describePlan } from '../plan/plan.js';
+import { buildRecipe, buildVars } from '../build/build.js';
+import { featureParserFor } from '../build/features.js';
+import { expandArgv, expandString } from '../build/template.js';
+import { monoNs } from '../exec/clock.js';
+import { acquireLock, lockPath } from '../exec/lock.js';
+import { onInterrupt } from '../exec/interrupt.js';
+import { describeEnd, exitedCleanly, lastLines } from '../exec/types.js';
+import { createRunDir, writeAtomic } from '../results/write.js';
+import { saveRun, type PlotInputs } from '../results/save.js';
+import { appendLedger } from '../results/ledger.js';
+import { RESULT_SCHEMA_VERSION, type RunResult, type VerdictRecord } from '../results/types.js';
+import { renderSummaryMd } from '../report/summary.js';
+import { NhGateError, type ExitClass } from '../errors.js';
+import type { GateDeps } from './deps.js';
+import type { Inputs } from './setup.js';
+import { checkArch } from './arch.js';
+import { runLeg, type LegOutcome } from './leg.js';
+
+export interface SeriesOptions {
+  command: 'a3' | 'ab';
+  argv: string[];
+  inputs: Inputs;
+  archClaim?: string | undefined;
+  jobs: number;
+  // Results base (.nh-gate by default): runs/ and ledger.jsonl live under it.
+  resultsBase: string;
+  checkpoint?: string | undefined;
+  timeoutS?: number | undefined;
+  gateName: string;
+  // The plan, once the arch is known (a device arch turns device-arm flags on for a3).
+  plan: (arch: string) => Plan;
+  // Run-level figures and verdict from the legs so far (called after every leg and at the end).
+  finalize: (r: RunResult, legs: LegOutcome[], done: boolean) => Pick<RunResult, 'quantities' | 'comparison' | 'verdict' | 'notes'>;
+  // Extra plot inputs from the legs (A/B distributions).
+  abPlotTitle?: string;
+}
+
+export interface SeriesOutcome {
+  result: RunResult;
+  exitClass: ExitClass;
+}
+
+function voidVerdict(word: string, reason: string, exitClass: ExitClass = 'void'): VerdictRecord {
+  return { word, exitClass, reasons: [reason] };
+}
+
+// options → silicon/arch → lock → build → prepare → legs (saved after each) → verdict → ledger.
+// One series holds the GPU lock from the build to the last leg.
+export async function runSeries(o: SeriesOptions, deps: GateDeps): Promise<SeriesOutcome> {
+  const { inputs } = o;
+  // Installed first, so a Ctrl-C during detection or the build also stops cleanly.
+  const interrupt = onInterrupt((sig) => process.stderr.write(`\nnh-gate: ${sig}: stopping after killing the running leg; finished legs are kept\n`));
+  try {
+    return await series(o, deps, interrupt.signal);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Promise<SeriesOutcome> {
+  const { inputs } = o;
+  const originNs = monoNs();
+  const now = deps.now();
+  const silicon = await deps.detectSilicon();
+  const arch = checkArch(o.archClaim, silicon, inputs.recipe);
+  if (!arch.ok && arch.usage) throw new NhGateError('USAGE', arch.message, 'pass --arch cpu, 90, 90a, 121a, 110 … (the compute capability of the target GPU)');
+  const runDir = createRunDir(o.resultsBase, o.gateName, now);
+  const r: RunResult = {
+    schemaVersion: RESULT_SCHEMA_VERSION, tool: { name: 'nh-gate', version: '0.1.0' }, command: o.command, argv: o.argv,
+    runDir, startedAt: now.toISOString(), finishedAt: null, status: 'running',
+    recipe: { name: inputs.recipe.name, path: inputs.recipePath },
+    golden: { name: inputs.golden.name, revision: inputs.golden.checkpoint.revision, path: inputs.goldenPath },
+    gate: inputs.gate ? { name: inputs.gate.gate.name, path: inputs.gate.path, sha256: inputs.gate.sha256, hypothesis: inputs.gate.gate.hypothesis ?? null } : null,
+    arch: arch.arch, silicon, build: null, plan: null, legs: [], quantities: {}, comparison: null,
+    verdict: { word: 'VOID', exitClass: 'void', reasons: ['not finished'] }, notes: [],
+  };
+  const plots: PlotInputs = { timelines: [], ab: o.abPlotTitle ? { title: o.abPlotTitle, legs: [] } : null };
+  const finish = async (status: RunResult['status']): Promise<SeriesOutcome> => {
+    r.status = status;
+    r.finishedAt = deps.now().toISOString();
+    await saveRun(r, plots);
+    appendLedger(o.resultsBase, r);
+    const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+    if (stepSummary) appendFileSync(stepSummary, renderSummaryMd(r, []) + '\n');
+    return { result: r, exitClass: r.verdict.exitClass };
+  };
+
+  if (!arch.ok) {
+    r.verdict = voidVerdict('VOID', `NO_SUCH_SILICON: ${arch.message}`);
+    return finish('complete');
+  }
+  if (arch.note) r.notes.push(arch.note);
+  const plan = o.plan(arch.arch);
+  r.plan = { text: describePlan(plan), order: plan.order, seed: plan.seed, legs: plan.legs.length };
+
+  const lock = acquireLock(lockPath(), `nh-gate ${o.command} (${o.gateName})`);
+  if (lock.replacedStale) r.notes.push(`replaced a stale GPU lock left by pid ${lock.replacedStale.pid} (${lock.replacedStale.command})`);
+  try {
+    const jobs = o.jobs;
+    const requiredForArms = new Set<string>();
+    for (const leg of plan.legs) for (const f of Object.values(inputs.recipe.flags)) if (leg.env[f.env] === f.on) f.requiresCells.forEach((c) => requiredForArms.add(c));
+    deps.progress(`[nh-gate] build ${inputs.recipe.name} for arch ${arch.arch}`);
+    const b = await buildRecipe({
+      recipe: inputs.recipe, root: inputs.root, arch: arch.arch, jobs, exec: deps.exec,
+      parseFeatures: featureParserFor(inputs.profile), extraRequiredCells: [...requiredForArms],
+      isTty: deps.isTty, signal: signal,
+    });
+    const buildLog = [...b.probes.flatMap((p) => [`$ ${p.argv.join(' ')}`, ...p.log]), ...(b.configure ? [`$ ${b.configure.argv.join(' ')}`, ...b.configure.log] : []), ...(b.build ? [`$ ${b.build.argv.join(' ')}`, ...b.build.log] : [])];
+    writeAtomic(join(runDir, 'build.log'), buildLog.join('\n') + '\n');
+    const { configure: _c, build: _b, probes: _p, ...buildRest } = b;
+    r.build = { ...buildRest, logFile: 'build.log' };
+    if (b.verdict !== 'BUILT') {
+      r.verdict = voidVerdict('VOID', `${b.voidReason ?? 'BUILD_FAILED'}: ${b.message}`);
+      return await finish('complete');
+    }
+
+    const vars = { ...buildVars(inputs.recipe, inputs.root, arch.arch, jobs), ...(o.checkpoint ? { checkpoint: o.checkpoint } : {}) };
+    for (const [i, argvT] of inputs.recipe.prepare.entries()) {
+      const run = await deps.exec.run({ argv: expandArgv(argvT, vars, `recipe.prepare[${i}]`), cwd: inputs.root, timeoutS: 600 }, { signal: signal });
+      if (!exitedCleanly(run)) {
+        r.verdict = voidVerdict('VOID', `prepare step ${i + 1} (${run.argv.join(' ')}) failed: ${describeEnd(run)}; last lines: ${lastLines(run, 5).join(' | ')}`);
+        return await finish('complete');
+      }
+    }
+
+    const binaryPath = expandString(inputs.recipe.driver.binary, vars, 'recipe.driver.binary');
+    const outcomes: LegOutcome[] = [];
+    const ctx = {
+      deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: inputs.goldenPath, vars,
+      binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', deviceIndex: 0,
+      timeoutS: o.timeoutS ?? inputs.recipe.driver.timeoutS, signal: signal,
+    };
+    for (const planned of plan.legs) {
+      if (signal.aborted) break;
+      const out = await runLeg(ctx, planned);
+      if (out.record.process.interrupted) {
+        r.notes.push(`leg ${planned.index + 1} was interrupted and is not counted`);
+        break;
+      }
+      outcomes.push(out);
+      r.legs = outcomes.map((x) => x.record);
+      if (out.timeline) plots.timelines.push(out.timeline);
+      if (plots.ab) plots.ab.legs.push(out.abPoint);
+      Object.assign(r, o.finalize(r, outcomes, false));
+      await saveRun(r, plots);
+    }
+    const interrupted = signal.aborted;
+    Object.assign(r, o.finalize(r, outcomes, !interrupted));
+    if (interrupted) {
+      r.verdict = { word: 'VOID', exitClass: 'void', reasons: [`PARTIAL: interrupted after ${outcomes.length} of ${plan.legs.length} leg(s); the finished legs are kept in ${runDir}`, ...r.verdict.reasons] };
+    }
+    return await finish(interrupted ? 'interrupted' : 'complete');
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,81 @@
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Recipe } from '../config/recipe.js';
+import type { Gate } from '../config/gate.js';
+import type { Golden } from '../config/golden.js';
+import type { Profile } from '../profiles/types.js';
+import { loadGate, loadGolden, loadRecipe } from '../config/load.js';
+import { resolveProfile } from '../profiles/registry.js';
+import { NhGateError } from '../errors.js';
+
+// The package root (where recipes/, goldens/, gates/ and native/ ship): two levels above this file,
+// the same from src/gates (tests) and dist/gates (the CLI).
+export function packageRoot(): string {
+  return fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+}
+
+export interface InputRefs {
+  command: 'a3' | 'ab';
+  recipe?: string | undefined;
+  golden?: string | undefined;
+  gate?: string | undefined;
+  flag?: string | undefined;
+}
+
+export interface Inputs {
+  recipe: Recipe;
+  recipePath: string;
+  // {root}: what the recipe's relative paths resolve against.
+  root: string;
+  profile: Profile;
+  golden: Golden;
+  goldenPath: string;
+  gate: { gate: Gate; path: string; sha256: string } | null;
+  flag: string | null;
+}
+
+// A recipe file's root: the directory above recipes/ when it lives in one, else its own directory.
+export function recipeRoot(recipePath: string): string {
+  const dir = dirname(recipePath);
+  return basename(dir) === 'recipes' ? dirname(dir) : dir;
+}
+
+// Loads gate → recipe → golden, checking that they fit together; every mismatch is a usage error that says which file and what to do.
+export function loadInputs(refs: InputRefs, cwd = process.cwd()): Inputs {
+  const pkg = packageRoot();
+  let gate: Inputs['gate'] = null;
+  if (refs.gate) {
+    gate = loadGate(isAbsolute(refs.gate) ? refs.gate : resolve(cwd, refs.gate));
+    if (gate.gate.kind !== refs.command) {
+      throw new NhGateError('BAD_INPUT', `${gate.path}: gate '${gate.gate.name}' is of kind '${gate.gate.kind}', but this is 'nh-gate ${refs.command}'`, `run it with 'nh-gate ${gate.gate.kind} --gate ${refs.gate}', or pass a gate of kind '${refs.command}'`);
+    }
+  }
+  const recipeRef = refs.recipe ?? gate?.gate.recipe ?? 'nh-ref';
+  if (refs.recipe && gate && gate.gate.recipe !== refs.recipe && basename(refs.recipe, '.json') !== gate.gate.recipe) {
+    throw new NhGateError('BAD_INPUT', `${gate.path}: gate '${gate.gate.name}' was registered for recipe '${gate.gate.recipe}', not '${refs.recipe}'`, 'drop --recipe, or use a gate registered for that recipe');
+  }
+  const looksPath = recipeRef.includes('/') || recipeRef.endsWith('.json');
+  const { recipe, path: recipePath } = loadRecipe(recipeRef, looksPath ? cwd : pkg);
+  const root = recipeRoot(recipePath);
+  const profile = resolveProfile(recipe.profile, root);
+  const goldenRef = refs.golden ?? gate?.gate.golden ?? recipe.defaultGolden;
+  if (!goldenRef) throw new NhGateError('USAGE', `recipe '${recipe.name}' names no default golden`, 'pass --golden NAME|PATH');
+  const gLooksPath = goldenRef.includes('/') || goldenRef.endsWith('.json');
+  const { golden, path: goldenPath } = loadGolden(goldenRef, gLooksPath ? cwd : root);
+  let flag: string | null = null;
+  if (refs.command === 'ab') {
+    if (refs.flag && gate?.gate.flag && refs.flag !== gate.gate.flag) {
+      throw new NhGateError('BAD_INPUT', `${gate.path}: gate '${gate.gate.name}' registered flag '${gate.gate.flag}', but --flag ${refs.flag} was given`, `drop --flag, or pass --flag ${gate.gate.flag}`);
+    }
+    flag = refs.flag ?? gate?.gate.flag ?? null;
+    if (!flag) {
+      const known = Object.keys(recipe.flags);
+      throw new NhGateError('USAGE', 'nh-gate ab needs a flag to compare', known.length ? `pass --flag with one of: ${known.join(', ')}` : `recipe '${recipe.name}' declares no flags`);
+    }
+    if (!recipe.flags[flag]) {
+      const known = Object.keys(recipe.flags);
+      throw new NhGateError('UNKNOWN_FLAG', `flag '${flag}' is not declared by recipe '${recipe.name}' (${recipePath})`, known.length ? `use one of: ${known.join(', ')}` : 'this recipe declares no flags');
+    }
+  }
+  return { recipe, recipePath, root, profile, golden, goldenPath, gate, flag };
+}

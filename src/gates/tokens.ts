@@ -1,0 +1,95 @@
+import type { Golden } from '../config/golden.js';
+import type { PromptRow } from '../profiles/types.js';
+import type { PromptJudgement, TokenJudgement } from '../results/types.js';
+
+// The harness's own token comparison against the golden (the engine's verdict is only cross-checked).
+
+function classify(golden: Golden, gp: Golden['prompts'][number], got: number[] | null, counts: { generated: number; compared: number; matched: number } | null): PromptJudgement {
+  const exp = gp.tokens;
+  const width = exp.length;
+  let generated: number, compared: number, matched: number, first: number | null = null;
+  if (got) {
+    generated = got.length;
+    compared = Math.min(generated, width);
+    matched = 0;
+    for (let i = 0; i < compared; i++) {
+      if (got[i] === exp[i]) matched += 1;
+      else if (first === null) first = i;
+    }
+  } else {
+    generated = counts?.generated ?? 0;
+    compared = counts?.compared ?? 0;
+    matched = counts?.matched ?? 0;
+    if (matched < compared) first = -1; // a mismatch whose position the printed row does not give
+  }
+  let status: PromptJudgement['status'] = 'match';
+  let firstMismatch: PromptJudgement['firstMismatch'] = null;
+  if (first !== null) {
+    const margin = first >= 0 ? (gp.top2MarginNats?.[first] ?? null) : null;
+    firstMismatch = { position: first, got: first >= 0 && got ? (got[first] as number) : -1, exp: first >= 0 ? (exp[first] as number) : -1, marginNats: margin };
+    const licensed = golden.nearTie.licensed && margin !== null && margin <= golden.nearTie.maxMarginNats;
+    status = licensed ? 'near-tie' : 'divergence';
+  } else if (generated < width) status = 'short';
+  return { prompt: gp.id, goldenWidth: width, generated, compared, matched, status, firstMismatch, got, exp };
+}
+
+function word(prompts: PromptJudgement[], reasons: string[]): TokenJudgement['word'] {
+  if (reasons.length > 0) return 'VOID';
+  if (prompts.some((p) => p.status === 'divergence')) return 'DIVERGENCE';
+  if (prompts.some((p) => p.status === 'short')) return 'SHORT';
+  if (prompts.reduce((s, p) => s + p.compared, 0) === 0) return 'VOID';
+  if (prompts.some((p) => p.status === 'near-tie')) return 'NEAR-TIE PASS';
+  return 'STRICT PASS';
+}
+
+function totals(source: TokenJudgement['source'], mode: string, prompts: PromptJudgement[], reasons: string[]): TokenJudgement {
+  const compared = prompts.reduce((s, p) => s + p.compared, 0);
+  if (compared === 0 && reasons.length === 0) reasons.push('zero tokens compared — there is nothing to judge');
+  return {
+    source, mode, prompts, compared,
+    matched: prompts.reduce((s, p) => s + p.matched, 0),
+    fullRows: prompts.filter((p) => p.generated >= p.goldenWidth).length,
+    shortRows: prompts.filter((p) => p.generated < p.goldenWidth).length,
+    word: word(prompts, reasons),
+    reasons,
+  };
+}
+
+// From the events file's token events: every position compared, the first mismatch as got/exp,
+// a near-tie only where the golden licenses it and its margin at that position is within the licence.
+export function judgeFromEvents(golden: Golden, mode: string, tokens: Map<number, number[]>, promptTokenCounts: Map<number, number>): TokenJudgement {
+  const reasons: string[] = [];
+  for (const [id, n] of promptTokenCounts) {
+    const gp = golden.prompts.find((p) => p.id === id);
+    if (!gp) reasons.push(`the engine ran prompt ${id}, which golden ${golden.name} does not have`);
+    else if (gp.promptTokens.length !== n) reasons.push(`prompt ${id}: the engine ran ${n} prompt tokens, golden ${golden.name} has ${gp.promptTokens.length} — the golden's prompts differ from what ran`);
+  }
+  const prompts = golden.prompts.map((gp) => classify(golden, gp, tokens.get(gp.id) ?? [], null));
+  return totals('events', mode, prompts, reasons);
+}
+
+function parseIds(s: string | null): number[] | null {
+  if (s === null) return null;
+  const parts = s.trim().split(/\s+/).filter(Boolean).map(Number);
+  return parts.every(Number.isInteger) ? parts : null;
+}
+
+// From the printed rows (no events file): counts per prompt, positions only where got/exp were printed.
+export function judgeFromRows(golden: Golden, mode: string, rows: PromptRow[]): TokenJudgement {
+  const reasons: string[] = [];
+  const prompts: PromptJudgement[] = [];
+  for (const gp of golden.prompts) {
+    const row = rows.find((r) => r.prompt === gp.id);
+    if (!row) {
+      prompts.push(classify(golden, gp, [], null));
+      continue;
+    }
+    if (row.promptTokens !== null && row.promptTokens !== gp.promptTokens.length) {
+      reasons.push(`prompt ${gp.id}: the engine ran ${row.promptTokens} prompt tokens, golden ${golden.name} has ${gp.promptTokens.length} — the golden's prompts differ from what ran`);
+    }
+    const got = parseIds(row.got);
+    prompts.push(classify(golden, gp, got, { generated: row.generated ?? 0, compared: row.compared ?? 0, matched: row.matched ?? 0 }));
+  }
+  for (const r of rows) if (!golden.prompts.some((p) => p.id === r.prompt)) reasons.push(`the engine ran prompt ${r.prompt}, which golden ${golden.name} does not have`);
+  return totals('printed rows', mode, prompts, reasons);
+}

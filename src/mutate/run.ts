@@ -1,0 +1,178 @@
+import { availableParallelism } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import type { Mutation, MutationTable } from '../config/mutations.js';
+import type { Recipe } from '../config/recipe.js';
+import type { ExitClass } from '../errors.js';
+import { acquireLock } from '../exec/lock.js';
+import { monoNs } from '../exec/clock.js';
+import { syncTree, treeSha } from './files.js';
+import { Journal, recoverJournal, type Recovery } from './journal.js';
+import { planMutants, selectMutants } from './plan.js';
+import { suiteKey, treeLayout, type StepOptions } from './steps.js';
+import { buildVars } from '../build/build.js';
+import { resolveProfile } from '../profiles/registry.js';
+import type { MutantResult, SourceSpan, SuiteRun, TreeBaseline, VoidReason } from './types.js';
+import { judgeBaseline, judgeMutant, matchesExpectation, rowClass, runClass, type Judgement, type MutantMeasure } from './verdict.js';
+import { baselineSuite, buildBaseline, runMutant, type RebuildMode, type Worker } from './worker.js';
+
+// Everything `nh-gate mutate` needs, already parsed: the pipeline never reads argv or the recipe file.
+export interface MutateOptions {
+  root: string;
+  recipe: Recipe;
+  table: MutationTable;
+  jobs: number;
+  only?: string | undefined;
+  changedFiles?: ReadonlySet<string> | undefined;
+  arch?: string | undefined;
+  rebuild?: RebuildMode | undefined;
+  workspace?: string | undefined;
+  signal?: AbortSignal | undefined;
+  log?: ((line: string) => void) | undefined;
+  onRow?: ((rows: MutantResult[]) => void) | undefined;
+}
+
+// The run as data: rows in table order (self-tests first), the baselines, and the user-tree proof.
+export interface MutateReport {
+  recipe: string;
+  sourceDir: string;
+  workspace: string;
+  rebuild: RebuildMode;
+  jobs: number;
+  rows: MutantResult[];
+  baselines: TreeBaseline[];
+  baselineFailure: string | null;
+  userTree: { before: string; after: string; files: number; unchanged: boolean };
+  recovery: Recovery | null;
+  interrupted: boolean;
+  exitClass: ExitClass;
+  wallS: number;
+}
+
+// Paths never copied into (or hashed from) the source tree: VCS, deps, build dirs, our own output.
+export function sourceExclude(rel: string): boolean {
+  const top = rel.split('/')[0]!;
+  return top === '.git' || top === 'node_modules' || top === '.nh-gate' || top.startsWith('build') || top.startsWith('cmake-build');
+}
+
+function row(m: Mutation, span: SourceSpan | null, tree: number | null, meas: MutantMeasure | null, j: Judgement, buildS: number | null): MutantResult {
+  return {
+    id: m.id, mutation: m, span, tree,
+    compileExit: meas?.compileExit ?? null, errorCount: meas?.errorCount ?? null, binarySha: meas?.binarySha ?? null,
+    suite: meas?.suite ?? null, mustFailCaseFailed: j.mustFailCaseFailed, restoreSha: meas?.restoreSha ?? null,
+    verdict: j.verdict, reason: j.reason, detail: j.detail, expected: m.expect,
+    matchesExpectation: matchesExpectation(m.expect, j), exitClass: rowClass(m.expect, j), buildS,
+  };
+}
+
+const voidJ = (reason: VoidReason, detail: string): Judgement => ({ verdict: 'VOID', reason, detail, mustFailCaseFailed: null });
+
+// The mutation gate: preflight → scratch trees → baseline → self-tests → mutants → user-tree proof.
+export async function runMutate(o: MutateOptions): Promise<MutateReport> {
+  const t0 = monoNs();
+  const log = o.log ?? (() => {});
+  const rebuild = o.rebuild ?? 'incremental';
+  const arch = o.arch ?? 'cpu';
+  const userSrc = buildVars(o.recipe, o.root, arch, 1).sourceDir!;
+  const srcRel = relative(o.root, userSrc).split('\\').join('/');
+  const ws = resolve(o.root, o.workspace ?? join('.nh-gate', 'mutate', o.recipe.name));
+  const lock = acquireLock(join(ws, 'lock'), `nh-gate mutate ${o.recipe.name}`);
+  try {
+    const recovery = await recoverJournal(join(ws, 'journal.json'), ws);
+    if (recovery) log(`recovered leftover journal of pid ${recovery.leftoverPid}: restored ${recovery.restored.length}, already original ${recovery.alreadyOriginal.length}`);
+    const before = treeSha(userSrc, sourceExclude);
+
+    const planned = planMutants(selectMutants(o.table, { only: o.only, changedFiles: o.changedFiles }), (f) => {
+      try { return readFileSync(resolve(o.root, f), 'utf8'); } catch { return null; }
+    });
+    const results = new Map<string, MutantResult>();
+    const emit = (r: MutantResult): void => {
+      results.set(r.id, r);
+      log(`${r.id}: ${r.verdict}${r.reason ? ` ${r.reason}` : ''} — ${r.detail}`);
+      o.onRow?.(planned.map((p) => results.get(p.mutation.id)).filter((x): x is MutantResult => x !== undefined));
+    };
+    for (const p of planned) if (p.kind === 'void') emit(row(p.mutation, null, null, null, voidJ(p.reason, `anchor found ${p.count}x in ${p.mutation.file}: preflight needs exactly 1`), null));
+    const runnable = planned.flatMap((p) => (p.kind === 'run' ? [p] : []));
+
+    const jobs = Math.max(1, Math.min(o.jobs, runnable.length));
+    const journal = new Journal(join(ws, 'journal.json'));
+    const step: StepOptions = { arch, buildJobs: Math.max(1, Math.floor(availableParallelism() / jobs)), profile: resolveProfile(o.recipe.profile, o.root), signal: o.signal };
+    const workers: Worker[] = [];
+    for (let k = 0; k < (runnable.length ? jobs : 0); k++) {
+      const layout = treeLayout(o.recipe, ws, k, step);
+      syncTree(userSrc, layout.sourceDir, sourceExclude);
+      workers.push({ layout, recipe: o.recipe, step, journal, rebuild, baseline: null, broken: false });
+    }
+
+    // Baseline: every tree builds; tree 0 runs each (suite, filter) once and must be GREEN with cases.
+    const suites = [...new Set(runnable.map((p) => p.mutation.suite))];
+    let baselineFailure: string | null = null;
+    const builds = await Promise.all(workers.map((w) => buildBaseline(w, suites)));
+    builds.forEach((b, k) => {
+      const w = workers[k]!;
+      const missing = suites.filter((s) => b.binarySha[s] === null);
+      if (b.build.exitCode !== 0 || missing.length) baselineFailure ??= `tree ${k}: baseline build exit ${b.build.exitCode}${missing.length ? `, no binary for ${missing.join(', ')}` : ''}: ${b.build.tail.slice(-3).join(' | ')}`;
+      w.baseline = { tree: k, buildS: b.build.durationS, binarySha: b.binarySha as Record<string, string>, suites: {} };
+    });
+    const keyVoid = new Map<string, Judgement>();
+    const timeoutS = new Map<string, number>();
+    if (baselineFailure === null && workers[0]) {
+      for (const p of runnable) {
+        const key = suiteKey(p.mutation.suite, p.mutation.filter);
+        if (workers[0].baseline!.suites[key] || o.signal?.aborted) continue;
+        const run: SuiteRun = await baselineSuite(workers[0], p.mutation.suite, p.mutation.filter);
+        workers[0].baseline!.suites[key] = run;
+        const ok = judgeBaseline(run);
+        if (!ok.ok) keyVoid.set(key, voidJ(ok.reason, `${key}: ${ok.detail}`));
+        timeoutS.set(key, Math.max(o.table.timeoutFloorS, o.table.timeoutFactor * run.durationS));
+      }
+    }
+
+    // Mutants: self-tests first (all of them, across trees), then the rest; each worker pulls the next row.
+    const runOne = async (w: Worker, p: (typeof runnable)[number]): Promise<void> => {
+      const key = suiteKey(p.mutation.suite, p.mutation.filter);
+      const r = await runMutant(w, p.mutation, timeoutS.get(key) ?? o.table.timeoutFloorS);
+      emit(row(p.mutation, p.span, w.layout.index, r.measure, judgeMutant(r.measure, p.mutation), r.buildS));
+    };
+    const pool = async (items: typeof runnable): Promise<void> => {
+      let next = 0;
+      await Promise.all(workers.map(async (w) => {
+        for (;;) {
+          if (o.signal?.aborted || w.broken) return;
+          const p = items[next++];
+          if (!p) return;
+          await runOne(w, p);
+        }
+      }));
+    };
+    const gated = (p: (typeof runnable)[number]): Judgement | null => {
+      if (baselineFailure !== null) return voidJ('BASELINE_RED', baselineFailure);
+      return keyVoid.get(suiteKey(p.mutation.suite, p.mutation.filter)) ?? null;
+    };
+    for (const p of runnable) { const j = gated(p); if (j) emit(row(p.mutation, p.span, null, null, j, null)); }
+    const live = runnable.filter((p) => !results.has(p.mutation.id));
+    await pool(live.filter((p) => p.mutation.selfTest));
+    const failedSuites = new Set(live.filter((p) => p.mutation.selfTest && !results.get(p.mutation.id)?.matchesExpectation).map((p) => p.mutation.suite));
+    for (const p of live) {
+      if (!p.mutation.selfTest && failedSuites.has(p.mutation.suite)) emit(row(p.mutation, p.span, null, null, voidJ('SELF_TEST_FAILED', `the armed self-test of suite '${p.mutation.suite}' was not CAUGHT: this suite cannot prove a catch`), null));
+    }
+    await pool(live.filter((p) => !results.has(p.mutation.id)));
+    const interrupted = o.signal?.aborted ?? false;
+    for (const p of runnable) {
+      if (!results.has(p.mutation.id)) emit(row(p.mutation, p.span, null, null, interrupted ? voidJ('INTERRUPTED', 'not run: interrupted') : voidJ('TREE_BROKEN', 'not run: every scratch tree failed its restore check'), null));
+    }
+
+    const after = treeSha(userSrc, sourceExclude);
+    const rows = planned.map((p) => results.get(p.mutation.id)!);
+    return {
+      recipe: o.recipe.name, sourceDir: srcRel, workspace: ws, rebuild, jobs,
+      rows, baselines: workers.map((w) => w.baseline!).filter(Boolean), baselineFailure,
+      userTree: { before: before.sha, after: after.sha, files: before.files, unchanged: before.sha === after.sha },
+      recovery, interrupted,
+      exitClass: runClass(rows.map((r) => r.exitClass), interrupted || before.sha !== after.sha),
+      wallS: Number(monoNs() - t0) / 1e9,
+    };
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,88 @@
+import type { Expectation, Mutation } from '../config/mutations.js';
+import type { ExitClass } from '../errors.js';
+
+// Why a mutant proved nothing. STALE/AMBIGUOUS are decided before any build; the rest by the run.
+export type VoidReason =
+  | 'STALE'            // anchor not found in the file
+  | 'AMBIGUOUS'        // anchor found more than once
+  | 'UNVIABLE'         // the mutant did not compile: never a catch
+  | 'NOT_REBUILT'      // the suite binary's sha equals the baseline: the mutant never reached it
+  | 'NOT_RESTORED'     // after restore + rebuild the binary is not the baseline again
+  | 'NO_CASES'         // the suite (with its filter) selected zero test cases
+  | 'BASELINE_RED'     // the unmutated suite is not GREEN: a RED mutant would prove nothing
+  | 'SELF_TEST_FAILED' // the armed self-test of this suite was not CAUGHT
+  | 'NO_SUITE'         // the suite binary did not run (missing, crashed without a doctest summary)
+  | 'INTERRUPTED'      // SIGINT/SIGTERM arrived before this mutant finished
+  | 'TREE_BROKEN';     // no scratch tree left that restored cleanly
+
+// A row's verdict word (SPEC §2); TIMEOUT is kept apart from CAUGHT: a hang is not a named red case.
+export type Verdict = 'CAUGHT' | 'SURVIVED' | 'TIMEOUT' | 'VOID';
+
+// Where an anchor sits in its file, 1-based (the mutation-testing-elements convention).
+export interface SourceSpan {
+  start: { line: number; column: number };
+  end: { line: number; column: number };
+  offset: number;
+}
+
+// A mutant the plan cleared to run (anchor found once), or one it voided before any build.
+export type PlannedMutant =
+  | { kind: 'run'; mutation: Mutation; span: SourceSpan }
+  | { kind: 'void'; mutation: Mutation; reason: 'STALE' | 'AMBIGUOUS'; count: number };
+
+// Doctest's two summary lines, as counts.
+export interface DoctestCounts {
+  cases: { total: number; passed: number; failed: number; skipped: number };
+  assertions: { total: number; passed: number; failed: number };
+  success: boolean | null;
+  failingCases: string[];
+}
+
+// One suite run: what the process did and what doctest said.
+export interface SuiteRun {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  interrupted: boolean;
+  durationS: number;
+  counts: DoctestCounts | null;
+  tail: string[];
+}
+
+// One compile: exit, error lines, how long, and the suite binaries' sha256 afterwards.
+export interface BuildRun {
+  exitCode: number | null;
+  errorCount: number;
+  durationS: number;
+  interrupted: boolean;
+  tail: string[];
+}
+
+// Everything measured for one row; verdict + reason are derived from it by verdict.ts.
+export interface MutantResult {
+  id: string;
+  mutation: Mutation;
+  span: SourceSpan | null;
+  tree: number | null;
+  compileExit: number | null;
+  errorCount: number | null;
+  binarySha: string | null;
+  suite: SuiteRun | null;
+  mustFailCaseFailed: boolean | null;
+  restoreSha: string | null;
+  verdict: Verdict;
+  reason: VoidReason | null;
+  detail: string;
+  expected: Expectation;
+  matchesExpectation: boolean;
+  exitClass: ExitClass;
+  buildS: number | null;
+}
+
+// Baseline of one scratch tree: binaries' sha and the GREEN suite runs that gate every mutant.
+export interface TreeBaseline {
+  tree: number;
+  buildS: number;
+  binarySha: Record<string, string>;
+  suites: Record<string, SuiteRun>;
+}

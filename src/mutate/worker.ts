@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Mutation } from '../config/mutations.js';
+import type { Recipe } from '../config/recipe.js';
+import { fileSha, sha256, writeFresh } from './files.js';
+import type { Journal } from './journal.js';
+import { applyMutation } from './plan.js';
+import { buildTree, runSuite, suiteBinary, type StepOptions, type TreeLayout } from './steps.js';
+import type { BuildRun, SuiteRun, TreeBaseline } from './types.js';
+import type { MutantMeasure } from './verdict.js';
+
+// How a tree rebuilds after each edit: incremental (the gate) or a wiped build dir (the bench's control).
+export type RebuildMode = 'incremental' | 'full';
+
+// One scratch tree and what it needs to mutate, rebuild and restore its files.
+export interface Worker {
+  layout: TreeLayout;
+  recipe: Recipe;
+  step: StepOptions;
+  journal: Journal;
+  rebuild: RebuildMode;
+  baseline: TreeBaseline | null;
+  broken: boolean;
+}
+
+// Builds the unmutated tree and hashes each suite binary the rows need.
+export async function buildBaseline(w: Worker, suites: string[]): Promise<{ build: BuildRun; binarySha: Record<string, string | null> }> {
+  const build = await buildTree(w.recipe, w.layout, w.step, w.rebuild === 'full');
+  const binarySha: Record<string, string | null> = {};
+  for (const s of suites) binarySha[s] = fileSha(suiteBinary(w.recipe, s, w.layout, w.step));
+  return { build, binarySha };
+}
+
+// Everything one mutant measured, plus the build time it cost.
+export interface MutantRun {
+  measure: MutantMeasure;
+  buildS: number;
+  build: BuildRun;
+}
+
+// Apply → rebuild → (run the suite) → restore with a fresh mtime → rebuild → hash again.
+// The journal entry is on disk before the mutant is, and the restore runs however the middle ends.
+export async function runMutant(w: Worker, m: Mutation, timeoutS: number): Promise<MutantRun> {
+  const base = w.baseline!;
+  const baselineSha = base.binarySha[m.suite]!;
+  const path = join(w.layout.root, m.file);
+  const original = readFileSync(path, 'utf8');
+  const mutated = applyMutation(original, m);
+  w.journal.begin({ tree: w.layout.index, mutantId: m.id, path, originalSha: sha256(original), mutantSha: sha256(mutated), original });
+  writeFresh(path, mutated);
+  let build: BuildRun;
+  let binarySha: string | null = null;
+  let suite: SuiteRun | null = null;
+  try {
+    build = await buildTree(w.recipe, w.layout, w.step, w.rebuild === 'full');
+    binarySha = fileSha(suiteBinary(w.recipe, m.suite, w.layout, w.step));
+    if (build.exitCode === 0 && !build.interrupted && binarySha !== baselineSha) {
+      suite = await runSuite(w.recipe, m.suite, m.filter, w.layout, w.step, timeoutS);
+    }
+  } finally {
+    writeFresh(path, original);
+    w.journal.end(w.layout.index);
+  }
+  const interrupted = build.interrupted || (suite?.interrupted ?? false) || (w.step.signal?.aborted ?? false);
+  let restoreSha: string | null = null;
+  let buildS = build.durationS;
+  if (!interrupted) {
+    const back = await buildTree(w.recipe, w.layout, w.step, w.rebuild === 'full');
+    buildS += back.durationS;
+    restoreSha = back.exitCode === 0 ? fileSha(suiteBinary(w.recipe, m.suite, w.layout, w.step)) : null;
+    if (restoreSha !== baselineSha && !back.interrupted) w.broken = true;
+  }
+  return {
+    build,
+    buildS,
+    measure: { compileExit: build.exitCode, errorCount: build.errorCount, binarySha, baselineSha, suite, restoreSha, interrupted },
+  };
+}
+
+// Runs one suite key on the unmutated tree (for the baseline).
+export function baselineSuite(w: Worker, suite: string, filter: string | undefined): Promise<SuiteRun> {
+  return runSuite(w.recipe, suite, filter, w.layout, w.step);
+}

@@ -1,0 +1,63 @@
+import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { GoldenSchema } from '../config/golden.js';
+import type { Golden } from '../config/golden.js';
+import { NhGateError } from '../errors.js';
+import { parseJsonFile } from '../config/load.js';
+
+// Where a capture waits for review; never read by a gate.
+export function stagedPath(root: string, name: string): string {
+  return join(root, '.nh-gate', 'golden-staging', name, 'golden.json');
+}
+
+// The committed golden a gate compares against.
+export function committedPath(root: string, name: string): string {
+  return join(root, 'goldens', name, 'golden.json');
+}
+
+// Golden names become directory names: no separators, no dot-dot.
+export function checkGoldenName(name: string): string {
+  if (!/^[a-z0-9][a-z0-9._-]*$/.test(name) || name.includes('..')) {
+    throw new NhGateError('USAGE', `golden name ${JSON.stringify(name)} is not a plain name`, 'use lower-case letters, digits, ".", "_" or "-", e.g. nh-ref-tiny');
+  }
+  return name;
+}
+
+// Reads and validates a golden file through the shared loader; absent → null (a first capture).
+export async function readGoldenFile(path: string): Promise<Golden | null> {
+  try {
+    await access(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+  }
+  return parseJsonFile(path, GoldenSchema, 'golden').data;
+}
+
+// Serializes a golden the same way every time so a diff in git shows only real changes.
+export function serializeGolden(g: Golden): string {
+  return JSON.stringify(g, null, 2) + '\n';
+}
+
+// Writes via a temp file and rename, so a reader never sees half a golden.
+export async function writeAtomic(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
+  await writeFile(tmp, text, 'utf8');
+  await rename(tmp, path);
+}
+
+// The only way a committed golden changes: the staged one (validated again) replaces it, and staging is cleared.
+export async function acceptStaged(root: string, name: string): Promise<{ previous: Golden | null; accepted: Golden }> {
+  checkGoldenName(name);
+  const staged = await readGoldenFile(stagedPath(root, name));
+  if (!staged) {
+    throw new NhGateError('UNKNOWN_GOLDEN', `nothing staged for golden ${name} (${stagedPath(root, name)} does not exist)`, `run nh-gate golden capture first, review its diff, then accept`);
+  }
+  if (staged.name !== name) {
+    throw new NhGateError('BAD_INPUT', `staged golden ${stagedPath(root, name)} is named ${JSON.stringify(staged.name)}, not ${JSON.stringify(name)}`, 'recapture it');
+  }
+  const previous = await readGoldenFile(committedPath(root, name));
+  await writeAtomic(committedPath(root, name), serializeGolden(staged));
+  await rm(dirname(stagedPath(root, name)), { recursive: true, force: true });
+  return { previous, accepted: staged };
+}

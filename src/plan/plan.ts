@@ -1,0 +1,94 @@
+import type { Recipe } from '../config/recipe.js';
+import type { Gate } from '../config/gate.js';
+import { NhGateError } from '../errors.js';
+import { abbaOrder, randomOrder, type Arm } from './order.js';
+
+export type Mode = 'decode' | 'fresh-prefill' | 'both';
+
+// One arm of an A/B: which flag value it runs and the full environment that value implies.
+export interface ArmSpec {
+  arm: Arm;
+  flagValue: 'on' | 'off';
+  env: Record<string, string>;
+}
+
+// One leg to run: its position, arm, environment and mode. The driver argv is the same for every leg.
+export interface PlannedLeg {
+  index: number;
+  arm: Arm | 'single';
+  label: string;
+  env: Record<string, string>;
+  mode: Mode;
+}
+
+export interface Plan {
+  kind: 'a3' | 'ab';
+  legs: PlannedLeg[];
+  order: 'abba' | 'random' | 'single';
+  seed: number | null;
+  flag: { name: string; env: string; on: string; off: string } | null;
+  arms: { A: ArmSpec; B: ArmSpec } | null;
+}
+
+// The recipe's flag by its short name, or a usage error listing the known ones.
+export function resolveFlag(recipe: Recipe, name: string): { name: string; env: string; on: string; off: string } {
+  const f = recipe.flags[name];
+  if (!f) {
+    const known = Object.keys(recipe.flags);
+    throw new NhGateError('UNKNOWN_FLAG', `flag '${name}' is not declared by recipe '${recipe.name}'`, known.length ? `use one of: ${known.join(', ')}` : 'this recipe declares no flags');
+  }
+  return { name, env: f.env, on: f.on, off: f.off };
+}
+
+// Environment held constant for every leg: recipe driver env, then the gate's env.
+export function baseEnv(recipe: Recipe, gate: Gate | null): Record<string, string> {
+  return { ...recipe.driver.env, ...(gate?.env ?? {}) };
+}
+
+export interface AbPlanInput {
+  recipe: Recipe;
+  gate: Gate | null;
+  flag: string;
+  repeats: number;
+  order: 'abba' | 'random';
+  seed: number;
+  mode: Mode;
+  // Which flag value each arm runs; default A=off (control), B=on (treatment). Equal values make a null A/B.
+  armValues?: { A: 'on' | 'off'; B: 'on' | 'off' };
+}
+
+// A/B plan: A is the control (flag off), B the treatment (flag on); legs interleaved by the order.
+export function planAb(input: AbPlanInput): Plan {
+  if (!Number.isInteger(input.repeats) || input.repeats < 1) {
+    throw new NhGateError('USAGE', `--repeats ${input.repeats} is not a positive integer`, 'pass --repeats N with N ≥ 1 (legs per arm)');
+  }
+  const flag = resolveFlag(input.recipe, input.flag);
+  const base = baseEnv(input.recipe, input.gate);
+  const values = input.armValues ?? { A: 'off', B: 'on' };
+  const arm = (a: Arm): ArmSpec => ({ arm: a, flagValue: values[a], env: { ...base, [flag.env]: flag[values[a]] } });
+  const arms = { A: arm('A'), B: arm('B') };
+  const seq = input.order === 'abba' ? abbaOrder(input.repeats) : randomOrder(input.repeats, input.seed);
+  const count: Record<Arm, number> = { A: 0, B: 0 };
+  const legs = seq.map((a, index) => {
+    count[a] += 1;
+    return { index, arm: a, label: `${a}${count[a]} ${flag.name}=${values[a]}`, env: arms[a].env, mode: input.mode };
+  });
+  return { kind: 'ab', legs, order: input.order, seed: input.order === 'random' ? input.seed : null, flag, arms };
+}
+
+// A3 plan: one leg per mode ('both' runs decode then fresh-prefill as two legs, so each leg has one
+// TOKEN MATCH block, one decode window and one verdict), with the recipe's flag values plus extraEnv.
+export function planA3(recipe: Recipe, gate: Gate | null, mode: Mode, extraEnv: Record<string, string> = {}): Plan {
+  const env = { ...baseEnv(recipe, gate), ...extraEnv };
+  const modes: Mode[] = mode === 'both' ? ['decode', 'fresh-prefill'] : [mode];
+  const legs = modes.map((m, index) => ({ index, arm: 'single' as const, label: `a3 ${m}`, env, mode: m }));
+  return { kind: 'a3', legs, order: 'single', seed: null, flag: null, arms: null };
+}
+
+// The plan as text, for --dry-run and the summary.
+export function describePlan(plan: Plan): string {
+  const head = plan.kind === 'ab' && plan.flag && plan.arms
+    ? `A/B of ${plan.flag.name} (${plan.flag.env}): A=${plan.arms.A.flagValue} B=${plan.arms.B.flagValue}, order ${plan.order}${plan.seed !== null ? ` seed ${plan.seed}` : ''}, ${plan.legs.length} legs`
+    : `A3: ${plan.legs.length} leg(s)`;
+  return [head, ...plan.legs.map((l) => `  leg ${l.index + 1}: ${l.label} (mode ${l.mode})`)].join('\n');
+}

@@ -1,0 +1,71 @@
+import type { CaptureType, CaptureValue, KvFields, LinePattern, Profile, Role } from './types.js';
+
+// A pattern ready to run: the regex is built once per reader, not once per line.
+export interface CompiledPattern {
+  role: Role;
+  re: RegExp;
+  hint: string | null;
+  captures: Record<string, CaptureType>;
+  exclusive: boolean;
+}
+
+// Regex metacharacters in a prefix such as "[nemotron-h]" are literal text.
+export function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// Compiles a profile's patterns; a bad regex source throws a SyntaxError the loader turns into a named error.
+export function compileProfile(profile: Profile): CompiledPattern[] {
+  const prefix = escapeRegex(profile.prefix);
+  return profile.patterns.map((p: LinePattern) => ({
+    role: p.role,
+    re: new RegExp(p.regex.replaceAll('{prefix}', prefix), p.flags ?? ''),
+    hint: p.hint ?? null,
+    captures: p.captures,
+    exclusive: p.exclusive ?? true,
+  }));
+}
+
+const NUMERIC = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+// "T=1 nd=1 gathers=0 init=[1]" → fields by NAME; numbers become numbers, anything else stays text.
+export function parseKv(text: string): KvFields {
+  const out: KvFields = {};
+  for (const tok of text.trim().split(/\s+/)) {
+    const eq = tok.indexOf('=');
+    if (eq <= 0) continue;
+    const key = tok.slice(0, eq);
+    const raw = tok.slice(eq + 1);
+    out[key] = NUMERIC.test(raw) ? Number(raw) : raw;
+  }
+  return out;
+}
+
+// One capture, typed as the profile declares it; an absent optional group stays undefined.
+export function typedCapture(type: CaptureType, raw: string | undefined): CaptureValue {
+  if (raw === undefined) return undefined;
+  switch (type) {
+    case 'int':
+      return /^[-+]?\d+$/.test(raw.trim()) ? Number.parseInt(raw, 10) : Number.NaN;
+    case 'float':
+      return NUMERIC.test(raw.trim()) ? Number(raw) : Number.NaN;
+    case 'kv':
+      return parseKv(raw);
+    default:
+      return raw;
+  }
+}
+
+// Runs the first matching exclusive pattern (and every non-exclusive one) over a line.
+export function matchLine(compiled: readonly CompiledPattern[], text: string, visit: (role: Role, caps: Record<string, CaptureValue>) => void): void {
+  for (const p of compiled) {
+    if (p.hint !== null && !text.includes(p.hint)) continue;
+    const m = p.re.exec(text);
+    if (!m) continue;
+    const caps: Record<string, CaptureValue> = {};
+    const groups = m.groups ?? {};
+    for (const [name, type] of Object.entries(p.captures)) caps[name] = typedCapture(type, groups[name]);
+    visit(p.role, caps);
+    if (p.exclusive) return;
+  }
+}

@@ -1,0 +1,205 @@
+import { compileProfile, matchLine } from './compile.js';
+import type { CaptureValue, CounterGroup, CounterRecord, DoctestSummary, DriverReader, DriverReport, FeatureCell, KvFields, Profile, PromptRow, RowTotals, TokenMatchBlock, VerdictKind } from './types.js';
+
+// Caps keep memory flat on a 100 MB log; everything past a cap is still counted and summed.
+export const MAX_PROMPT_ROWS = 10_000;
+export const MAX_COUNTER_RECORDS = 10_000;
+export const MAX_COUNTER_GROUPS = 256;
+export const MAX_REFERENCE_TIER_LINES = 100;
+
+function int(v: CaptureValue): number | null {
+  return typeof v === 'number' ? v : null;
+}
+function str(v: CaptureValue): string | null {
+  return typeof v === 'string' ? v : null;
+}
+function emptyTotals(): RowTotals {
+  return { rows: 0, compared: 0, matched: 0, shortRows: 0, lastRowS: null };
+}
+
+// "121a, 90" / "121a;90" / "121a 90" → ["121a", "90"].
+export function splitArchs(text: string | null): string[] {
+  if (!text) return [];
+  return text.split(/[\s,;]+/).filter((s) => s.length > 0);
+}
+
+function canonicalFields(f: KvFields): string {
+  return Object.keys(f).sort().map((k) => `${k}=${f[k]}`).join(' ');
+}
+
+// The incremental reader: feed it lines as they arrive; report() is a snapshot that can be taken at any time.
+export function createDriverReader(profile: Profile): DriverReader {
+  const compiled = compileProfile(profile);
+  const r: DriverReport = {
+    profile: profile.name,
+    lines: 0,
+    firstLineS: null,
+    lastLineS: null,
+    banner: null,
+    load: null,
+    loadLines: 0,
+    prompts: [],
+    promptsDropped: 0,
+    openRows: emptyTotals(),
+    tokenMatch: [],
+    verdicts: [],
+    referenceTier: { count: 0, lines: [] },
+    counters: { total: 0, records: [], recordsDropped: 0, groups: [], groupsOverflow: 0 },
+    features: { targetArchs: null, cells: [] },
+    doctest: [],
+  };
+  const groupIndex = new Map<string, CounterGroup>();
+  let openRowList: PromptRow[] = [];
+  let lastRow: PromptRow | null = null;
+  let pendingDoctest: DoctestSummary | null = null;
+  let threwBeforeSummary = 0;
+  let lineNo = 0;
+  let tS: number | null = null;
+
+  function doctestOpen(): DoctestSummary {
+    if (!pendingDoctest) {
+      pendingDoctest = { cases: null, assertions: null, status: null, threw: threwBeforeSummary, line: lineNo };
+      threwBeforeSummary = 0;
+      r.doctest.push(pendingDoctest);
+    }
+    return pendingDoctest;
+  }
+
+  function visit(role: string, c: Record<string, CaptureValue>): void {
+    const at = { line: lineNo, tS };
+    switch (role) {
+      case 'banner':
+        if (r.banner === null) r.banner = str(c.text);
+        return;
+      case 'load':
+        r.loadLines += 1;
+        if (r.load === null) r.load = { ...at, loadS: typeof c.loadS === 'number' ? c.loadS : Number.NaN };
+        return;
+      case 'prompt': {
+        const row: PromptRow = {
+          ...at,
+          block: -1,
+          prompt: int(c.prompt) ?? -1,
+          promptTokens: int(c.promptTokens),
+          generated: int(c.generated),
+          goldenWidth: int(c.goldenWidth),
+          compared: int(c.compared),
+          matched: int(c.matched),
+          wallS: typeof c.wallS === "number" ? c.wallS : null,
+          short: c.short !== undefined,
+          got: null,
+          exp: null,
+        };
+        const t = r.openRows;
+        t.rows += 1;
+        t.compared += row.compared ?? 0;
+        t.matched += row.matched ?? 0;
+        if (row.short) t.shortRows += 1;
+        t.lastRowS = tS;
+        if (r.prompts.length < MAX_PROMPT_ROWS) {
+          r.prompts.push(row);
+          openRowList.push(row);
+        } else r.promptsDropped += 1;
+        lastRow = row;
+        return;
+      }
+      case 'got':
+      case 'exp':
+        if (lastRow && (int(c.prompt) === null || int(c.prompt) === lastRow.prompt)) lastRow[role] = str(c.tokens);
+        return;
+      case 'tokenMatch': {
+        const prev = r.tokenMatch[r.tokenMatch.length - 1];
+        const block: TokenMatchBlock = {
+          ...at,
+          index: r.tokenMatch.length,
+          mode: str(c.mode),
+          matched: int(c.matched) ?? 0,
+          compared: int(c.compared) ?? 0,
+          prompts: int(c.prompts) ?? 0,
+          fullRows: int(c.fullRows) ?? 0,
+          shortRows: int(c.shortRows) ?? 0,
+          startS: prev ? prev.tS : r.load ? r.load.tS : null,
+          rowTotals: r.openRows,
+        };
+        for (const row of openRowList) row.block = block.index;
+        openRowList = [];
+        r.openRows = emptyTotals();
+        lastRow = null;
+        r.tokenMatch.push(block);
+        return;
+      }
+      case 'verdict':
+        r.verdicts.push({ ...at, kind: str(c.kind) as VerdictKind, detail: (str(c.detail) ?? str(c.rest) ?? '').trim() });
+        return;
+      case 'referenceTier':
+        r.referenceTier.count += 1;
+        if (r.referenceTier.lines.length < MAX_REFERENCE_TIER_LINES) r.referenceTier.lines.push({ ...at, op: str(c.op), device: str(c.device) });
+        return;
+      case 'counters': {
+        const fields = (c.fields ?? {}) as KvFields;
+        const label = str(c.label) ?? 'counters';
+        r.counters.total += 1;
+        const rec: CounterRecord = { ...at, label, fields };
+        if (r.counters.records.length < MAX_COUNTER_RECORDS) r.counters.records.push(rec);
+        else r.counters.recordsDropped += 1;
+        const key = `${label}|${canonicalFields(fields)}`;
+        const g = groupIndex.get(key);
+        if (g) g.count += 1;
+        else if (groupIndex.size < MAX_COUNTER_GROUPS) {
+          const ng = { label, fields, count: 1, firstLine: lineNo };
+          groupIndex.set(key, ng);
+          r.counters.groups.push(ng);
+        } else r.counters.groupsOverflow += 1;
+        return;
+      }
+      case 'featureArchs':
+        r.features.targetArchs = splitArchs(str(c.archs));
+        return;
+      case 'feature': {
+        const state = str(c.state) === 'ENABLED' ? 'ENABLED' : 'DISABLED';
+        const reason = str(c.reason);
+        const archText = str(c.archs) ?? (reason ? (/\[([^\]]*)\]/.exec(reason)?.[1] ?? null) : null);
+        const cell: FeatureCell = { family: str(c.family) ?? '', cell: str(c.cell) ?? '', state, archs: splitArchs(archText), reason, line: lineNo };
+        r.features.cells.push(cell);
+        return;
+      }
+      case 'doctestCases': {
+        if (pendingDoctest && pendingDoctest.cases) pendingDoctest = null; // a new summary without a Status line
+        const s = doctestOpen();
+        s.cases = { total: int(c.total) ?? 0, passed: int(c.passed) ?? 0, failed: int(c.failed) ?? 0, skipped: int(c.skipped) ?? 0 };
+        return;
+      }
+      case 'doctestAssertions': {
+        const s = doctestOpen();
+        s.assertions = { total: int(c.total) ?? 0, passed: int(c.passed) ?? 0, failed: int(c.failed) ?? 0 };
+        return;
+      }
+      case 'doctestStatus': {
+        const s = doctestOpen();
+        s.status = str(c.status);
+        pendingDoctest = null;
+        return;
+      }
+      case 'doctestThrew':
+        if (pendingDoctest) pendingDoctest.threw += 1;
+        else threwBeforeSummary += 1;
+        return;
+    }
+  }
+
+  return {
+    push(line: string, arrivalS?: number): void {
+      lineNo += 1;
+      r.lines = lineNo;
+      tS = arrivalS ?? null;
+      if (tS !== null) {
+        if (r.firstLineS === null) r.firstLineS = tS;
+        r.lastLineS = tS;
+      }
+      matchLine(compiled, line.endsWith('\r') ? line.slice(0, -1) : line, visit);
+    },
+    report(): DriverReport {
+      return structuredClone(r);
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { ROLES } from './types.js';
+
+// A profile JSON file (a recipe may name one instead of a built-in): validated at the boundary only.
+export const LinePatternSchema = z.object({
+  role: z.enum(ROLES),
+  regex: z.string().min(1).describe('JS regex source with named groups; {prefix} is replaced by the escaped prefix'),
+  flags: z.string().regex(/^[imsu]*$/, 'only the flags i, m, s, u').optional(),
+  hint: z.string().min(1).optional().describe('literal the line must contain before the regex is tried'),
+  captures: z.record(z.string(), z.enum(['int', 'float', 'string', 'kv'])).default({}),
+  exclusive: z.boolean().optional(),
+});
+
+export const ProfileSchema = z.object({
+  schemaVersion: z.literal(1).optional(),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  prefix: z.string(),
+  patterns: z.array(LinePatternSchema).min(1),
+});
+
+export type ProfileFile = z.infer<typeof ProfileSchema>;

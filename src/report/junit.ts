@@ -1,0 +1,40 @@
+import type { RunResult } from '../results/types.js';
+import { legLines } from './text.js';
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+    // XML 1.0 forbids most control characters; a driver's raw output may contain them.
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+}
+
+const PASS = new Set(['STRICT PASS', 'NEAR-TIE PASS', 'SUPPORTED', 'PASSED', 'MEASURED']);
+const FAIL = new Set(['DIVERGENCE', 'REFUTED', 'SHORT', 'FAILED']);
+
+function outcome(word: string, message: string, body: string): string {
+  if (PASS.has(word)) return '';
+  // A void/refused/unresolved result is an error in JUnit terms, never a pass and never a silent skip.
+  const tag = FAIL.has(word) ? 'failure' : 'error';
+  return `\n      <${tag} type="${esc(word)}" message="${esc(message)}">${esc(body)}</${tag}>`;
+}
+
+// junit.xml for CI: one testcase per leg plus one for the run's verdict.
+export function renderJunit(r: RunResult): string {
+  const cases: string[] = [];
+  for (const l of r.legs) {
+    const dur = Math.max(0, l.process.endS - l.process.startS);
+    cases.push(`    <testcase classname="nh-gate.${r.command}" name="${esc(`leg ${l.index + 1} ${l.label}`)}" time="${dur.toFixed(3)}">${outcome(l.verdict, `${l.verdict}: ${l.voidReasons.join('; ') || l.process.end}`, legLines(l).join('\n'))}
+    </testcase>`);
+  }
+  cases.push(`    <testcase classname="nh-gate.${r.command}" name="${esc(`verdict ${r.gate?.name ?? r.command}`)}" time="0">${outcome(r.verdict.word, `${r.verdict.word}: ${r.verdict.reasons.join('; ')}`, r.verdict.reasons.join('\n'))}
+    </testcase>`);
+  const failures = cases.filter((c) => c.includes('<failure')).length;
+  const errors = cases.filter((c) => c.includes('<error')).length;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="nh-gate" tests="${cases.length}" failures="${failures}" errors="${errors}">
+  <testsuite name="${esc(`nh-gate ${r.command}${r.gate ? ' ' + r.gate.name : ''}`)}" tests="${cases.length}" failures="${failures}" errors="${errors}" timestamp="${esc(r.startedAt)}">
+${cases.join('\n')}
+  </testsuite>
+</testsuites>
+`;
+}

@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { siliconKey } from '../silicon/types.js';
+import { appendLine } from './write.js';
+import type { RunResult } from './types.js';
+
+// One ledger line: a run's measured figures keyed by the silicon they were taken on, so a later run
+// finds its baseline by silicon key rather than by a constant someone typed.
+export interface LedgerEntry {
+  schemaVersion: 1;
+  at: string;
+  command: string;
+  gate: string | null;
+  gateSha256: string | null;
+  recipe: string | null;
+  arch: string;
+  siliconKey: string | null;
+  binarySha256: string[];
+  verdict: string;
+  figures: Record<string, { value: number; unit: string }>;
+  runDir: string;
+}
+
+// The ledger path under the results base (.nh-gate/ledger.jsonl by default).
+export function ledgerPath(base: string): string {
+  return join(base, 'ledger.jsonl');
+}
+
+// The ledger line for a finished run: only measured figures, never a refused one as a number.
+export function ledgerEntry(r: RunResult): LedgerEntry {
+  const figures: LedgerEntry['figures'] = {};
+  const add = (prefix: string, qs: RunResult['quantities']): void => {
+    for (const [k, q] of Object.entries(qs)) if (q.status === 'measured') figures[`${prefix}${k}`] = { value: q.value, unit: q.unit };
+  };
+  add('', r.quantities);
+  for (const leg of r.legs) add(`leg${leg.index + 1}.`, leg.quantities);
+  return {
+    schemaVersion: 1,
+    at: r.finishedAt ?? new Date().toISOString(),
+    command: r.command,
+    gate: r.gate?.name ?? null,
+    gateSha256: r.gate?.sha256 ?? null,
+    recipe: r.recipe?.name ?? null,
+    arch: r.arch,
+    siliconKey: r.silicon ? siliconKey(r.silicon) : null,
+    binarySha256: [...new Set(r.legs.map((l) => l.binarySha256).filter((s): s is string => s !== null))],
+    verdict: r.verdict.word,
+    figures,
+    runDir: r.runDir,
+  };
+}
+
+// Appends a run to the ledger (append-only: never rewritten).
+export function appendLedger(base: string, r: RunResult): LedgerEntry {
+  const e = ledgerEntry(r);
+  appendLine(ledgerPath(base), e);
+  return e;
+}
+
+// Earlier entries taken on the same silicon, newest last; unreadable lines are skipped and counted.
+export function ledgerOnSilicon(base: string, key: string): { entries: LedgerEntry[]; skipped: number } {
+  let text = '';
+  try {
+    text = readFileSync(ledgerPath(base), 'utf8');
+  } catch {
+    return { entries: [], skipped: 0 };
+  }
+  const entries: LedgerEntry[] = [];
+  let skipped = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const e = JSON.parse(line) as LedgerEntry;
+      if (e && e.schemaVersion === 1 && e.siliconKey === key) entries.push(e);
+    } catch {
+      skipped += 1;
+    }
+  }
+  return { entries, skipped };
+}

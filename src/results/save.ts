@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { quantityJson } from '../quantity/render.js';
+import type { Quantity } from '../quantity/types.js';
+import { renderSummaryMd } from '../report/summary.js';
+import { renderJunit } from '../report/junit.js';
+import { abLegsSpec, busyTimelineSpec, renderSvg, type AbLegPoint, type TimelineInput } from '../report/plots.js';
+import { writeAtomic } from './write.js';
+import type { RunResult } from './types.js';
+
+// Plot inputs gathered while legs run (they are not part of result.json: the raw data is in the leg files).
+export interface PlotInputs {
+  timelines: Array<{ file: string; input: TimelineInput }>;
+  ab: { title: string; legs: AbLegPoint[] } | null;
+}
+
+// result.json as plain data: quantities through the one JSON shape, everything else as recorded.
+export function resultJson(r: RunResult): string {
+  return JSON.stringify(r, (_k, v: unknown) => {
+    if (v && typeof v === 'object' && 'status' in v && 'name' in v && ((v as Quantity).status === 'measured' || (v as Quantity).status === 'refused' || (v as Quantity).status === 'withheld')) {
+      return quantityJson(v as Quantity);
+    }
+    if (typeof v === 'number' && !Number.isFinite(v)) return null;
+    if (typeof v === 'bigint') return v.toString();
+    return v;
+  }, 2) + '\n';
+}
+
+// Writes every file of the run directory from the current result, atomically; called after each leg,
+// so a Ctrl-C or a crash of nh-gate itself leaves the finished legs on disk.
+export async function saveRun(r: RunResult, plots: PlotInputs): Promise<string[]> {
+  const written: string[] = [];
+  const plotFiles: string[] = [];
+  for (const t of plots.timelines) {
+    writeAtomic(join(r.runDir, t.file), await renderSvg(busyTimelineSpec(t.input)));
+    plotFiles.push(t.file);
+  }
+  if (plots.ab && plots.ab.legs.length > 0) {
+    writeAtomic(join(r.runDir, 'ab-per-token.svg'), await renderSvg(abLegsSpec(plots.ab.title, plots.ab.legs)));
+    plotFiles.push('ab-per-token.svg');
+  }
+  writeAtomic(join(r.runDir, 'result.json'), resultJson(r));
+  writeAtomic(join(r.runDir, 'summary.md'), renderSummaryMd(r, plotFiles));
+  writeAtomic(join(r.runDir, 'junit.xml'), renderJunit(r));
+  written.push('result.json', 'summary.md', 'junit.xml', ...plotFiles);
+  return written;
+}

@@ -1,0 +1,113 @@
+import type { Quantity } from '../quantity/types.js';
+import type { Silicon } from '../silicon/types.js';
+import type { ExitClass } from '../errors.js';
+import type { BuildRecord } from '../build/types.js';
+
+// result.json's schema version; bump on any breaking change to the shapes below.
+export const RESULT_SCHEMA_VERSION = 1;
+
+// Times in a result are seconds relative to the run's origin (the first monotonic instant of the series).
+export interface ProcessSummary {
+  argv: string[];
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  interrupted: boolean;
+  spawnError: string | null;
+  end: string;
+  startS: number;
+  endS: number;
+  lastLines: string[];
+}
+
+// One prompt judged against the golden by the harness.
+export interface PromptJudgement {
+  prompt: number;
+  goldenWidth: number;
+  generated: number;
+  compared: number;
+  matched: number;
+  status: 'match' | 'near-tie' | 'divergence' | 'short';
+  firstMismatch: { position: number; got: number; exp: number; marginNats: number | null } | null;
+  got: number[] | null;
+  exp: number[];
+}
+
+export interface TokenJudgement {
+  source: 'events' | 'printed rows';
+  mode: string;
+  prompts: PromptJudgement[];
+  compared: number;
+  matched: number;
+  fullRows: number;
+  shortRows: number;
+  word: 'STRICT PASS' | 'NEAR-TIE PASS' | 'DIVERGENCE' | 'SHORT' | 'VOID';
+  reasons: string[];
+}
+
+export interface CrossCheck {
+  engineWord: string | null;
+  engineExit: number | null;
+  engineCompared: number | null;
+  engineMatched: number | null;
+  agree: boolean;
+  explanation: string;
+}
+
+export interface LegRecord {
+  index: number;
+  arm: 'A' | 'B' | 'single';
+  label: string;
+  mode: string;
+  flagEnv: Record<string, string>;
+  binarySha256: string | null;
+  process: ProcessSummary;
+  logFile: string;
+  eventsFile: string | null;
+  samplesFile: string | null;
+  samplerBackend: string | null;
+  samplerNote: string | null;
+  loadLine: { seen: boolean; tS: number | null; loadS: number | null; source: string | null };
+  decodeWindow: { startS: number; endS: number; source: string } | null;
+  engineWindow: { startS: number; endS: number } | null;
+  tokens: TokenJudgement | null;
+  crossCheck: CrossCheck | null;
+  referenceTierLines: number;
+  counters: Record<string, number>;
+  counterRecords: number;
+  contention: { foreignPids: number[]; checked: boolean; note: string };
+  quantities: Record<string, Quantity>;
+  // The leg's own verdict: a leg with wrong tokens or a void reason has no speed.
+  verdict: string;
+  voidReasons: string[];
+}
+
+export interface VerdictRecord {
+  word: string;
+  exitClass: ExitClass;
+  reasons: string[];
+}
+
+// Everything a run knows: the document behind summary.md, junit.xml, the plots and the ledger line.
+export interface RunResult {
+  schemaVersion: typeof RESULT_SCHEMA_VERSION;
+  tool: { name: 'nh-gate'; version: string };
+  command: 'a3' | 'ab' | 'busy' | 'build';
+  argv: string[];
+  runDir: string;
+  startedAt: string;
+  finishedAt: string | null;
+  status: 'running' | 'complete' | 'interrupted';
+  recipe: { name: string; path: string | null } | null;
+  golden: { name: string; revision: string; path: string | null } | null;
+  gate: { name: string; path: string; sha256: string; hypothesis: unknown } | null;
+  arch: string;
+  silicon: Silicon | null;
+  build: Omit<BuildRecord, 'configure' | 'build' | 'probes'> & { logFile: string | null } | null;
+  plan: { text: string; order: string; seed: number | null; legs: number } | null;
+  legs: LegRecord[];
+  quantities: Record<string, Quantity>;
+  comparison: Record<string, unknown> | null;
+  verdict: VerdictRecord;
+  notes: string[];
+}

@@ -1,0 +1,52 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { RecipeSchema } from '../../src/config/recipe.js';
+import { ensureEngineBuilt, repoRoot } from '../helpers/engine.js';
+
+const recipe = RecipeSchema.parse(JSON.parse(readFileSync(path.join(repoRoot, 'recipes', 'nh-ref.json'), 'utf8')));
+
+describe('recipes/nh-ref.json describes the engine that is actually built', () => {
+  it('names the flags the driver reads, with values it accepts', async () => {
+    const e = await ensureEngineBuilt();
+    const ckpt = await e.checkpoint('tiny');
+    expect(Object.keys(recipe.flags).sort()).toEqual(['DEVICE_MAMBA', 'MAMBA_DECODE_STEP']);
+    for (const [name, flag] of Object.entries(recipe.flags)) {
+      for (const value of [flag.on, flag.off]) {
+        const run = await execa(e.driver, ['--checkpoint', ckpt, '--load-only'], { env: { [flag.env]: value }, reject: false, all: true });
+        // DEVICE_MAMBA on is refused by name on this CPU build; every other value loads.
+        const refused = name === 'DEVICE_MAMBA' && value === flag.on;
+        expect(run.exitCode, `${flag.env}=${value}: ${run.all}`).toBe(refused ? 2 : 0);
+        expect(run.all).toContain(refused ? 'built without CUDA' : `${name}=${value}`);
+      }
+    }
+    expect(recipe.flags['DEVICE_MAMBA']!.deviceArm).toBe(true);
+  });
+
+  it('every required cell is a cell the configure feature table prints', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'nh-ref-cfg-'));
+    try {
+      const cfg = await execa('cmake', ['-S', path.join(repoRoot, recipe.sourceDir), '-B', dir, '-G', 'Ninja', '-DNH_REF_TESTS=OFF'], { all: true });
+      const cells = [...(cfg.all ?? '').matchAll(/^--\s+nh-ref feature ([\w.+-]+): (ENABLED|DISABLED)(.*)$/gm)];
+      expect(cells.length).toBeGreaterThan(0);
+      for (const c of cells) expect(c[3]).toBe(' (NH_REF_CUDA=OFF)');
+      const names = new Set(cells.map((c) => c[1]));
+      const required = new Set([...Object.values(recipe.archs).flatMap((a) => a.requiredCells), ...recipe.flags['DEVICE_MAMBA']!.requiresCells]);
+      for (const cell of required) expect(names.has(cell), cell).toBe(true);
+      expect(recipe.archs['cpu']!.requiredCells).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the suite's gpuCases are real case names of nh-ref-tests", async () => {
+    const e = await ensureEngineBuilt();
+    const list = (await execa(e.tests, ['--list-test-cases'], { all: true })).all ?? '';
+    const suite = recipe.suites.find((s) => s.name === 'nh-ref-tests')!;
+    expect(suite.gpuCases.length).toBe(3);
+    for (const name of suite.gpuCases) expect(list).toContain(name);
+    expect(recipe.defaultGolden).toBe('nh-ref-tiny');
+  });
+});

@@ -1,0 +1,122 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readBuildLog, ninjaProgress, progressWriter } from '../../src/build/log.js';
+import { expandArgv } from '../../src/build/template.js';
+import { evaluateCells } from '../../src/build/cells.js';
+import { buildRecipe } from '../../src/build/build.js';
+import { featureParserFor } from '../../src/build/features.js';
+import { realExecutor } from '../../src/exec/spawn.js';
+import { getProfile } from '../../src/profiles/registry.js';
+import { RecipeSchema } from '../../src/config/recipe.js';
+import { NhGateError } from '../../src/errors.js';
+
+describe('build log facts', () => {
+  it('counts compile errors of gcc, nvcc and ld, ENOSPC hits, and ninja\'s no-work line', () => {
+    const f = readBuildLog([
+      '[1/3] Building CXX object a.o',
+      'src/a.cpp:12:3: error: expected ; before }',
+      'kernel.cu(40): error: identifier "x" is undefined',
+      'collect2: error: ld returned 1 exit status',
+      'src/b.cpp:1:10: fatal error: missing.h: No such file or directory',
+      'note: an error-free line that mentions error handling',
+      '/usr/bin/ld: final link failed: No space left on device',
+      'FAILED: a.o',
+      '[2/3] Linking',
+    ]);
+    expect(f.compileErrors).toBe(4);
+    expect(f.enospcHits).toBe(1);
+    expect(f.noWork).toBe(false);
+    expect(f.stepsRun).toBe(2);
+    expect(f.failedTargets).toEqual(['a.o']);
+    expect(readBuildLog(['ninja: no work to do.']).noWork).toBe(true);
+  });
+
+  it('shows ninja progress on a TTY only', () => {
+    expect(ninjaProgress('[7/120] Building')).toEqual({ done: 7, total: 120 });
+    const out: string[] = [];
+    const tty = progressWriter(true, (s) => out.push(s));
+    tty.line('[1/2] x'); tty.end();
+    expect(out.join('')).toContain('1/2');
+    const quiet: string[] = [];
+    const pipe = progressWriter(false, (s) => quiet.push(s));
+    pipe.line('[1/2] x'); pipe.end();
+    expect(quiet).toEqual([]);
+  });
+
+  it('expands placeholders per argv element and names an unknown one', () => {
+    expect(expandArgv(['-B', '{buildDir}/x y'], { buildDir: '/b' }, 'r')).toEqual(['-B', '/b/x y']);
+    expect(() => expandArgv(['{nope}'], { buildDir: '/b' }, 'recipe.build')).toThrow(NhGateError);
+    expect(() => expandArgv(['{nope}'], { buildDir: '/b' }, 'recipe.build')).toThrow(/recipe.build\[0\]: placeholder \{nope\}/);
+  });
+
+  it('names every required cell that is not ENABLED', () => {
+    const v = evaluateCells([{ name: 'a', enabled: true, detail: 'ENABLED for [90]' }, { name: 'b', enabled: false, detail: 'DISABLED: NH_REF_CUDA=OFF' }], ['a', 'b', 'c']);
+    expect(v.missing).toEqual(['b', 'c']);
+    expect(v.describe).toBe('b (DISABLED: NH_REF_CUDA=OFF), c (absent from the feature table)');
+  });
+});
+
+// A real, tiny CMake + Ninja project: configure prints a feature table, the build makes one binary.
+describe('buildRecipe on a real CMake project', () => {
+  let root = '';
+  const recipeFor = (required: string[], probes: unknown[] = []) => RecipeSchema.parse({
+    schemaVersion: 1, name: 'tiny', profile: 'nh-ref', sourceDir: 'src', buildDir: 'build-{arch}',
+    configure: ['cmake', '-S', '{sourceDir}', '-B', '{buildDir}', '-G', 'Ninja'],
+    build: ['cmake', '--build', '{buildDir}', '--parallel', '{jobs}'],
+    archs: { cpu: { requiredCells: required } },
+    outputs: ['{buildDir}/hello'], probes, driver: { argv: ['x'], binary: 'x' },
+  });
+  const build = (r: ReturnType<typeof recipeFor>) => buildRecipe({ recipe: r, root, arch: 'cpu', jobs: 2, exec: realExecutor, parseFeatures: featureParserFor(getProfile('nh-ref')) });
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'nh-build-'));
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'src', 'CMakeLists.txt'), [
+      'cmake_minimum_required(VERSION 3.20)', 'project(tiny CXX)',
+      'message(STATUS "  nh-ref feature fast-path: ENABLED for [cpu]")',
+      'message(STATUS "  nh-ref feature gpu-path: DISABLED (no GPU arch requested)")',
+      'add_executable(hello hello.cpp)', '',
+    ].join('\n'));
+    writeFileSync(join(root, 'src', 'hello.cpp'), 'int main() { return 0; }\n');
+  });
+
+  it('builds, hashes the output, and says so when a second build has nothing to do', async () => {
+    const first = await build(recipeFor(['fast-path']));
+    expect(first.verdict).toBe('BUILT');
+    expect(first.noWork).toBe(false);
+    expect(first.outputs[0]!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const second = await build(recipeFor(['fast-path']));
+    expect(second.verdict).toBe('BUILT');
+    expect(second.noWork).toBe(true);
+    expect(second.message).toMatch(/nothing to rebuild/);
+    expect(second.outputs[0]!.sha256).toBe(first.outputs[0]!.sha256);
+  });
+
+  it('VOIDs a build whose required cell is DISABLED, naming the cell', async () => {
+    const r = await build(recipeFor(['fast-path', 'gpu-path']));
+    expect(r.verdict).toBe('VOID');
+    expect(r.voidReason).toBe('DEGRADED_BUILD');
+    expect(r.message).toContain('gpu-path (DISABLED: no GPU arch requested)');
+    expect(r.build).toBeNull();
+  });
+
+  it('VOIDs on a failing toolchain probe before configuring', async () => {
+    const r = await build(recipeFor([], [{ name: 'nvcc 99', argv: ['cmake', '--version'], expect: 'release 99\\.' }]));
+    expect(r.verdict).toBe('VOID');
+    expect(r.voidReason).toBe('PROBE_FAILED');
+    expect(r.configure).toBeNull();
+  });
+
+  it('counts the compile errors of a broken source and records the exit code', async () => {
+    const broken = mkdtempSync(join(tmpdir(), 'nh-broken-'));
+    mkdirSync(join(broken, 'src'));
+    writeFileSync(join(broken, 'src', 'CMakeLists.txt'), 'cmake_minimum_required(VERSION 3.20)\nproject(b CXX)\nadd_executable(hello hello.cpp)\n');
+    writeFileSync(join(broken, 'src', 'hello.cpp'), 'int main() { return undefined_a + undefined_b; }\n');
+    const r = await buildRecipe({ recipe: recipeFor([]), root: broken, arch: 'cpu', jobs: 1, exec: realExecutor, parseFeatures: featureParserFor(getProfile('nh-ref')) });
+    expect(r.verdict).toBe('FAILED');
+    expect(r.build!.exitCode).not.toBe(0);
+    expect(r.compileErrors).toBe(2);
+  });
+});

@@ -1,0 +1,108 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadInputs } from '../../src/gates/setup.js';
+import { runA3 } from '../../src/gates/a3.js';
+import { runAb } from '../../src/gates/ab.js';
+import { runBusy } from '../../src/gates/busy.js';
+import { realDeps } from '../../src/gates/deps.js';
+import { pidAlive } from '../../src/exec/lock.js';
+import { fakeRepo, depsWithFakeGpu } from './fake.js';
+
+// Each test its own results dir and GPU lock, so the two vitest workers never contend.
+function isolate(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-results-'));
+  process.env.NH_GATE_LOCK = join(dir, 'gpu.lock');
+  return dir;
+}
+
+describe('a3 against stand-in drivers (failures on demand)', () => {
+  it('judges tokens but refuses the window when the load line never appears', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'noload' });
+    const inputs = loadInputs({ command: 'a3', recipe: repo.recipePath }, repo.root);
+    const out = await runA3({ argv: [], inputs, arch: '90', mode: 'decode', jobs: 1, resultsBase: isolate() }, await depsWithFakeGpu());
+    const leg = out.result.legs[0]!;
+    expect(leg.tokens?.word).toBe('STRICT PASS');
+    expect(leg.quantities.perOutputToken).toMatchObject({ status: 'refused', reason: 'WINDOW_UNKNOWN' });
+    expect(leg.quantities.busy).toMatchObject({ status: 'refused', reason: 'WINDOW_UNKNOWN' });
+  });
+
+  it('measures busy over the decode window only, with the load outside it', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '0.3' });
+    const inputs = loadInputs({ command: 'a3', recipe: repo.recipePath }, repo.root);
+    const out = await runA3({ argv: [], inputs, arch: '90', mode: 'decode', jobs: 1, resultsBase: isolate() }, await depsWithFakeGpu());
+    expect(out.result.verdict.word).toBe('STRICT PASS');
+    const leg = out.result.legs[0]!;
+    expect(leg.quantities.busy).toMatchObject({ status: 'measured', value: 50 });
+    const w = leg.decodeWindow!;
+    expect(w.endS - w.startS).toBeGreaterThan(0.25);
+    expect(leg.loadLine.tS).toBe(w.startS);
+    expect(existsSync(join(out.result.runDir, 'busy-leg-01-decode.svg'))).toBe(true);
+    expect(readFileSync(join(out.result.runDir, 'busy-leg-01-decode.svg'), 'utf8')).toMatch(/^<svg/);
+  });
+
+  it('voids a leg with a foreign compute process (CONTENDED)', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '0.2' });
+    const inputs = loadInputs({ command: 'a3', recipe: repo.recipePath }, repo.root);
+    const out = await runA3({ argv: [], inputs, arch: '90', mode: 'decode', jobs: 1, resultsBase: isolate() }, await depsWithFakeGpu({ foreignPid: 424242 }));
+    expect(out.exitClass).toBe('void');
+    expect(out.result.legs[0]!.voidReasons.join(' ')).toMatch(/CONTENDED: .*424242/);
+    expect(out.result.legs[0]!.quantities.busy).toMatchObject({ status: 'refused', reason: 'CONTENDED' });
+  });
+
+  it('fails an engine verdict the harness comparison contradicts, and explains it', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'liar' });
+    const inputs = loadInputs({ command: 'a3', recipe: repo.recipePath }, repo.root);
+    const out = await runA3({ argv: [], inputs, mode: 'decode', jobs: 1, resultsBase: isolate() }, await realDeps());
+    expect(out.exitClass).toBe('failed');
+    expect(out.result.verdict.word).toBe('DIVERGENCE');
+    expect(out.result.legs[0]!.crossCheck?.explanation).toMatch(/the engine said STRICT PASS, the harness DIVERGENCE/);
+  });
+
+  it('kills a hanging driver\'s whole tree at the timeout', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'hang' }, 1);
+    const inputs = loadInputs({ command: 'a3', recipe: repo.recipePath }, repo.root);
+    const t0 = Date.now();
+    const out = await runA3({ argv: [], inputs, mode: 'decode', jobs: 1, resultsBase: isolate() }, await realDeps());
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    const leg = out.result.legs[0]!;
+    expect(leg.process.timedOut).toBe(true);
+    expect(out.exitClass).toBe('void');
+    const log = readFileSync(join(out.result.runDir, leg.logFile), 'utf8');
+    const child = Number(/child (\d+)/.exec(log)![1]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pidAlive(child)).toBe(false);
+  });
+});
+
+describe('ab against stand-in drivers', () => {
+  it('surfaces a crash mid-decode (signal and last lines) and keeps the finished legs', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_CRASH_WHEN: '1' });
+    const inputs = loadInputs({ command: 'ab', recipe: repo.recipePath, flag: 'FLAG' }, repo.root);
+    const out = await runAb({ argv: [], inputs, repeats: 2, seed: 1, mode: 'decode', jobs: 1, resultsBase: isolate() }, await realDeps());
+    const legs = out.result.legs;
+    expect(legs).toHaveLength(4);
+    const crashed = legs.filter((l) => l.arm === 'B');
+    expect(crashed.every((l) => l.process.signal === 'SIGSEGV' && l.verdict === 'VOID')).toBe(true);
+    expect(crashed[0]!.process.lastLines.join('\n')).toContain('about to fail');
+    expect(legs.filter((l) => l.arm === 'A').every((l) => l.verdict === 'STRICT PASS')).toBe(true);
+    expect(out.result.quantities.ratio).toMatchObject({ status: 'refused', reason: 'NO_SAMPLES' });
+    const saved = JSON.parse(readFileSync(join(out.result.runDir, 'result.json'), 'utf8'));
+    expect(saved.legs).toHaveLength(4);
+  });
+});
+
+describe('busy', () => {
+  it('opens the window at the marker line and refuses when the marker never appears', async () => {
+    const deps = await depsWithFakeGpu();
+    const ok = await runBusy({ argv: [], command: ['sh', '-c', 'sleep 0.3; echo engine loaded; sleep 0.3'], startMarker: 'engine loaded', resultsBase: isolate() }, deps);
+    expect(ok.result.quantities.busy).toMatchObject({ status: 'measured', value: 50 });
+    const w = (ok.result.comparison as { window: { startS: number; endS: number } }).window;
+    expect(w.endS - w.startS).toBeGreaterThan(0.2);
+    expect(w.endS - w.startS).toBeLessThan(0.5);
+    const none = await runBusy({ argv: [], command: ['sh', '-c', 'echo nothing'], startMarker: 'engine loaded', resultsBase: isolate() }, deps);
+    expect(none.result.quantities.busy).toMatchObject({ status: 'refused', reason: 'WINDOW_UNKNOWN' });
+    expect(none.exitClass).toBe('void');
+  });
+});
