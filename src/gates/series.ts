@@ -51,7 +51,6 @@ function voidVerdict(word: string, reason: string, exitClass: ExitClass = 'void'
 // options → silicon/arch → lock → build → prepare → legs (saved after each) → verdict → ledger.
 // One series holds the GPU lock from the build to the last leg.
 export async function runSeries(o: SeriesOptions, deps: GateDeps): Promise<SeriesOutcome> {
-  const { inputs } = o;
   // Installed first, so a Ctrl-C during detection or the build also stops cleanly.
   const interrupt = onInterrupt((sig) => process.stderr.write(`\nnh-gate: ${sig}: stopping after killing the running leg; finished legs are kept\n`));
   try {

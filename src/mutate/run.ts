@@ -146,6 +146,7 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
       }));
     };
     const gated = (p: (typeof runnable)[number]): Judgement | null => {
+      if (o.signal?.aborted) return voidJ('INTERRUPTED', 'not run: interrupted during the baseline');
       if (baselineFailure !== null) return voidJ('BASELINE_RED', baselineFailure);
       return keyVoid.get(suiteKey(p.mutation.suite, p.mutation.filter)) ?? null;
     };

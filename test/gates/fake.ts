@@ -13,13 +13,19 @@ const DRIVER = String.raw`#!/bin/sh
 mode="$FAKE_MODE"
 if [ -n "$FAKE_CRASH_WHEN" ] && [ "$FAKE_CRASH_WHEN" = "$FAKE_FLAG" ]; then mode=crash; fi
 d="$FAKE_DECODE_S"; [ -n "$d" ] || d=0.1
-[ "$mode" = "noload" ] || { sleep 0.05; echo "[nh-ref] engine loaded in 0.05s"; }
+l="$FAKE_LOAD_S"; [ -n "$l" ] || l=0.05
+[ "$mode" = "noload" ] || { sleep "$l"; echo "[nh-ref] engine loaded in $l s"; }
 case "$mode" in
   hang) sleep 30 & echo "child $!"; wait; exit 0;;
   crash) echo "[nh-ref] prompt 0: prompt_tokens=3 generated=4 golden_width=4 compared=4 matched=4 wall=0.01s"; echo "about to fail" >&2; kill -SEGV $$;;
 esac
 sleep "$d"
 echo "[nh-ref] prompt 0: prompt_tokens=3 generated=4 golden_width=4 compared=4 matched=4 wall=0.01s"
+if [ "$mode" = "liar2" ]; then
+  echo "[nh-ref] prompt 1: prompt_tokens=2 generated=4 golden_width=4 compared=4 matched=4 wall=0.01s"
+  echo "[nh-ref] TOKEN MATCH: 8/8 over 2 prompt(s) (full rows=2, short rows=0, mode=decode)"
+  echo "[nh-ref] DIVERGENCE: made up"; exit 1
+fi
 if [ "$mode" = "liar" ]; then
   echo "[nh-ref] prompt 1: prompt_tokens=2 generated=4 golden_width=4 compared=4 matched=3 wall=0.01s"
   echo "[nh-ref]   got: 20 21 22 99"

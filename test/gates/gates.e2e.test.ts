@@ -29,7 +29,7 @@ describe('a3 against stand-in drivers (failures on demand)', () => {
   });
 
   it('measures busy over the decode window only, with the load outside it', async () => {
-    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '0.3' });
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '0.3', FAKE_LOAD_S: '0.3' });
     const inputs = loadInputs({ command: 'a3', recipe: repo.recipePath }, repo.root);
     const out = await runA3({ argv: [], inputs, arch: '90', mode: 'decode', jobs: 1, resultsBase: isolate() }, await depsWithFakeGpu());
     expect(out.result.verdict.word).toBe('STRICT PASS');
@@ -38,6 +38,7 @@ describe('a3 against stand-in drivers (failures on demand)', () => {
     const w = leg.decodeWindow!;
     expect(w.endS - w.startS).toBeGreaterThan(0.25);
     expect(leg.loadLine.tS).toBe(w.startS);
+    expect(w.startS - leg.process.startS).toBeGreaterThan(0.25);
     expect(existsSync(join(out.result.runDir, 'busy-leg-01-decode.svg'))).toBe(true);
     expect(readFileSync(join(out.result.runDir, 'busy-leg-01-decode.svg'), 'utf8')).toMatch(/^<svg/);
   });
@@ -58,6 +59,16 @@ describe('a3 against stand-in drivers (failures on demand)', () => {
     expect(out.exitClass).toBe('failed');
     expect(out.result.verdict.word).toBe('DIVERGENCE');
     expect(out.result.legs[0]!.crossCheck?.explanation).toMatch(/the engine said STRICT PASS, the harness DIVERGENCE/);
+  });
+
+  it('fails when the engine claims a divergence the harness does not see (a disagreement is a failure)', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'liar2' });
+    const inputs = loadInputs({ command: 'a3', recipe: repo.recipePath }, repo.root);
+    const out = await runA3({ argv: [], inputs, mode: 'decode', jobs: 1, resultsBase: isolate() }, await realDeps());
+    expect(out.result.legs[0]!.tokens?.word).toBe('STRICT PASS');
+    expect(out.result.verdict.word).toBe('DIVERGENCE');
+    expect(out.exitClass).toBe('failed');
+    expect(out.result.legs[0]!.crossCheck?.explanation).toMatch(/the engine said DIVERGENCE, the harness STRICT PASS/);
   });
 
   it('kills a hanging driver\'s whole tree at the timeout', async () => {

@@ -39,6 +39,8 @@ export function ensureAddonBuilt(): void {
       mkdirSync(lock);
       break;
     } catch {
+      // A lock left by a killed run (older than 5 minutes) is stale.
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error(`${lock} held for 4 minutes: remove it if no build is running`);
       execFileSync('sleep', ['0.5']);
     }

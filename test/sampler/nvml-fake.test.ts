@@ -90,7 +90,7 @@ describe('addon over the stand-in NVML', () => {
     expect(header.nominalPeriodMs).toBeCloseTo(50, 0);
     const util = lines.filter((l) => l.kind === 'util');
     expect(util.length).toBe(r.count);
-    expect(util.length).toBeGreaterThan(15);
+    expect(util.length).toBeGreaterThan(10);
     for (const u of util) {
       expect(u.tS).toBeGreaterThan(t0 - 0.1);
       expect(u.tS).toBeLessThan(t1 + 0.1);

@@ -70,6 +70,10 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
     process.stdout.write(JSON.stringify(resultDoc(rep, code, outDir), null, 2) + '\n');
     return rep.exitClass;
   }
+  if (rep.rows.length === 0) {
+    process.stdout.write(`0 rows selected${opts.inDiff !== undefined ? ` by --in-diff ${opts.inDiff} (no table file changed)` : ''}: nothing was mutated, nothing is claimed\n`);
+    return rep.exitClass;
+  }
   const caught = rep.rows.filter((r) => r.verdict === 'CAUGHT').length;
   const kept = rep.rows.filter((r) => r.matchesExpectation).length;
   process.stdout.write(`${renderTable(rep.rows)}\n`);
