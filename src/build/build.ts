@@ -82,7 +82,7 @@ export async function buildRecipe(o: BuildOptions): Promise<BuildRecord> {
   rec.requiredCells = required;
   rec.missingCells = cells.missing;
   if (cells.missing.length > 0) {
-    return { ...rec, verdict: 'VOID', voidReason: 'DEGRADED_BUILD', message: `DEGRADED_BUILD: required feature cell(s) not ENABLED for ${arch}: ${cells.describe}` };
+    return { ...rec, verdict: 'VOID', voidReason: 'DEGRADED_BUILD', message: `required feature cell(s) not ENABLED for ${arch}: ${cells.describe}` };
   }
 
   const progress = progressWriter(o.isTty ?? false, o.writeProgress ?? ((s) => process.stderr.write(s)));

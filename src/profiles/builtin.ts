@@ -98,20 +98,23 @@ function engineShapes(): LinePattern[] {
   ];
 }
 
+// The patterns are built on access (a getter), not at import: cheap, immune to a caller mutating a shared
+// array, and it lets mutation testing attribute each pattern to the tests that exercise it.
+function builtin(name: string, prefix: string, description: string): Profile {
+  return {
+    name,
+    prefix,
+    description,
+    get patterns(): LinePattern[] {
+      return engineShapes();
+    },
+  };
+}
+
 // The seeds' engine (nemotron-h-gen).
-export const NEMOTRON_H: Profile = {
-  name: 'nemotron-h',
-  description: 'nemotron-h-gen, the seeds engine: [nemotron-h] lines, CMake feature table, doctest summaries, ARM counters',
-  prefix: '[nemotron-h]',
-  patterns: engineShapes(),
-};
+export const NEMOTRON_H: Profile = builtin('nemotron-h', '[nemotron-h]', 'nemotron-h-gen, the seeds engine: [nemotron-h] lines, CMake feature table, doctest summaries, ARM counters');
 
 // The reference engine in native/engine/: same shapes, its own prefix and reference-tier banner.
-export const NH_REF: Profile = {
-  name: 'nh-ref',
-  description: 'the reference engine in native/engine: the nemotron-h line shapes under the [nh-ref] prefix',
-  prefix: '[nh-ref]',
-  patterns: engineShapes(),
-};
+export const NH_REF: Profile = builtin('nh-ref', '[nh-ref]', 'the reference engine in native/engine: the nemotron-h line shapes under the [nh-ref] prefix');
 
 export const BUILTIN_PROFILES: readonly Profile[] = [NEMOTRON_H, NH_REF];

@@ -64,7 +64,12 @@ export function matchLine(compiled: readonly CompiledPattern[], text: string, vi
     if (!m) continue;
     const caps: Record<string, CaptureValue> = {};
     const groups = m.groups ?? {};
-    for (const [name, type] of Object.entries(p.captures)) caps[name] = typedCapture(type, groups[name]);
+    for (const name in p.captures) {
+      const type = p.captures[name]!;
+      // kv text is handed over raw (as <name>Text): the reader parses it only when it has not seen that text.
+      if (type === 'kv') caps[`${name}Text`] = groups[name];
+      else caps[name] = typedCapture(type, groups[name]);
+    }
     visit(p.role, caps);
     if (p.exclusive) return;
   }

@@ -1,4 +1,4 @@
-import { compileProfile, matchLine } from './compile.js';
+import { compileProfile, matchLine, parseKv } from './compile.js';
 import type { CaptureValue, CounterGroup, CounterRecord, DoctestSummary, DriverReader, DriverReport, FeatureCell, KvFields, Profile, PromptRow, RowTotals, TokenMatchBlock, VerdictKind } from './types.js';
 
 // Caps keep memory flat on a 100 MB log; everything past a cap is still counted and summed.
@@ -49,6 +49,7 @@ export function createDriverReader(profile: Profile): DriverReader {
     doctest: [],
   };
   const groupIndex = new Map<string, CounterGroup>();
+  const rawGroups = new Map<string, CounterGroup | null>();
   let openRowList: PromptRow[] = [];
   let lastRow: PromptRow | null = null;
   let pendingDoctest: DoctestSummary | null = null;
@@ -136,20 +137,30 @@ export function createDriverReader(profile: Profile): DriverReader {
         if (r.referenceTier.lines.length < MAX_REFERENCE_TIER_LINES) r.referenceTier.lines.push({ ...at, op: str(c.op), device: str(c.device) });
         return;
       case 'counters': {
-        const fields = (c.fields ?? {}) as KvFields;
+        // Hot path on a long log: identical counter text hits the raw-text cache without being re-parsed.
         const label = str(c.label) ?? 'counters';
+        const rawFields = str(c.fieldsText) ?? '';
         r.counters.total += 1;
-        const rec: CounterRecord = { ...at, label, fields };
-        if (r.counters.records.length < MAX_COUNTER_RECORDS) r.counters.records.push(rec);
-        else r.counters.recordsDropped += 1;
-        const key = `${label}|${canonicalFields(fields)}`;
-        const g = groupIndex.get(key);
+        const rawKey = `${label}|${rawFields}`;
+        let g = rawGroups.get(rawKey);
+        let fields: KvFields | null = null;
+        if (g === undefined) {
+          fields = parseKv(rawFields);
+          const key = `${label}|${canonicalFields(fields)}`;
+          g = groupIndex.get(key) ?? null;
+          if (g === null && groupIndex.size < MAX_COUNTER_GROUPS) {
+            g = { label, fields, count: 0, firstLine: lineNo };
+            groupIndex.set(key, g);
+            r.counters.groups.push(g);
+          }
+          if (rawGroups.size < MAX_COUNTER_GROUPS * 4) rawGroups.set(rawKey, g);
+        }
         if (g) g.count += 1;
-        else if (groupIndex.size < MAX_COUNTER_GROUPS) {
-          const ng = { label, fields, count: 1, firstLine: lineNo };
-          groupIndex.set(key, ng);
-          r.counters.groups.push(ng);
-        } else r.counters.groupsOverflow += 1;
+        else r.counters.groupsOverflow += 1;
+        if (r.counters.records.length < MAX_COUNTER_RECORDS) {
+          const rec: CounterRecord = { line: lineNo, tS, label, fields: fields ?? g?.fields ?? parseKv(rawFields) };
+          r.counters.records.push(rec);
+        } else r.counters.recordsDropped += 1;
         return;
       }
       case 'featureArchs':

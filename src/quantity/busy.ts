@@ -32,30 +32,28 @@ export interface BusyFigures {
 export const BUSY_NAME = 'GPU busy';
 export const BUSY_SHARE_NAME = 'GPU busy (nonzero-sample share)';
 
-function windowRefusal(window: WindowS | null, opts: BusyOptions): { reason: 'WINDOW_UNKNOWN' | 'MISSING_TERM' | 'NON_FINITE' | 'NON_POSITIVE_WINDOW'; message: string } | null {
+type WindowCheck = { ok: true; window: WindowS } | { ok: false; reason: 'WINDOW_UNKNOWN' | 'MISSING_TERM' | 'NON_FINITE' | 'NON_POSITIVE_WINDOW'; message: string };
+
+function checkWindow(window: WindowS | null, opts: BusyOptions): WindowCheck {
   if (window === null) {
     return opts.windowMissing === 'no-arrival-times'
-      ? { reason: 'MISSING_TERM', message: 'no decode window is known on the samples clock — pass --window T0:T1' }
-      : { reason: 'WINDOW_UNKNOWN', message: 'the engine load-complete line never appeared, so the decode window is unknown and no busy fraction is sampled' };
+      ? { ok: false, reason: 'MISSING_TERM', message: 'no decode window is known on the samples clock — pass --window T0:T1' }
+      : { ok: false, reason: 'WINDOW_UNKNOWN', message: 'the engine load-complete line never appeared, so the decode window is unknown and no busy fraction is sampled' };
   }
   if (!isFiniteNumber(window.startS) || !isFiniteNumber(window.endS)) {
-    return { reason: 'NON_FINITE', message: `window ${String(window.startS)}:${String(window.endS)} is not finite` };
+    return { ok: false, reason: 'NON_FINITE', message: `window ${String(window.startS)}:${String(window.endS)} is not finite` };
   }
-  if (window.endS <= window.startS) {
-    return { reason: 'NON_POSITIVE_WINDOW', message: `window ${window.startS}:${window.endS} is not positive` };
-  }
-  return null;
+  if (window.endS <= window.startS) return { ok: false, reason: 'NON_POSITIVE_WINDOW', message: `window ${window.startS}:${window.endS} is not positive` };
+  return { ok: true, window };
 }
 
 // Time-weighted mean of utilization clipped to the window: each sample covers the period ending at its tS
 // (its own periodS, else back to the previous sample, else the nominal period); coverage = covered / window.
-export function busyFromSamples(samples: readonly UtilPoint[], window: WindowS | null, opts: BusyOptions = {}): BusyFigures {
-  const bad = windowRefusal(window, opts);
-  if (bad || window === null) {
-    const r = bad ?? { reason: 'WINDOW_UNKNOWN' as const, message: 'window unknown' };
-    return { timeWeighted: refused(BUSY_NAME, r.reason, r.message), nonzeroShare: refused(BUSY_SHARE_NAME, r.reason, r.message) };
-  }
-  const usable = samples.filter((s) => isFiniteNumber(s.tS) && isFiniteNumber(s.gpuPct)).slice().sort((a, b) => a.tS - b.tS);
+export function busyFromSamples(samples: readonly UtilPoint[], windowOrNull: WindowS | null, opts: BusyOptions = {}): BusyFigures {
+  const w = checkWindow(windowOrNull, opts);
+  if (!w.ok) return { timeWeighted: refused(BUSY_NAME, w.reason, w.message), nonzeroShare: refused(BUSY_SHARE_NAME, w.reason, w.message) };
+  const window = w.window;
+  const usable = samples.filter((s) => isFiniteNumber(s.tS) && isFiniteNumber(s.gpuPct)).sort((a, b) => a.tS - b.tS);
   const windowS = window.endS - window.startS;
   let weighted = 0;
   let coveredS = 0;
@@ -63,8 +61,9 @@ export function busyFromSamples(samples: readonly UtilPoint[], window: WindowS |
   const periods: number[] = [];
   let prevT: number | null = null;
   for (const s of usable) {
-    let startS: number | null = isFiniteNumber(s.periodS) && s.periodS > 0 ? s.tS - s.periodS : prevT ?? (opts.nominalPeriodS ? s.tS - opts.nominalPeriodS : null);
-    if (startS !== null && prevT !== null && startS < prevT) startS = prevT; // periods never double-count
+    const ownStartS = isFiniteNumber(s.periodS) && s.periodS > 0 ? s.tS - s.periodS : null;
+    const fallbackS = prevT ?? (opts.nominalPeriodS ? s.tS - opts.nominalPeriodS : null);
+    const startS = ownStartS === null ? fallbackS : Math.max(ownStartS, prevT ?? ownStartS); // periods never double-count
     prevT = s.tS;
     if (startS === null) continue;
     const overlapS = Math.min(s.tS, window.endS) - Math.max(startS, window.startS);
@@ -75,7 +74,7 @@ export function busyFromSamples(samples: readonly UtilPoint[], window: WindowS |
     periods.push(s.tS - startS);
   }
   const nonzeroShare = shareInWindow(usable, window);
-  if (inWindow === 0 || coveredS <= 0) {
+  if (inWindow === 0) {
     return {
       timeWeighted: refused(BUSY_NAME, 'NO_SAMPLES', `no utilization sample covers the window ${window.startS.toFixed(3)}:${window.endS.toFixed(3)} s — unmeasured, not 0%`),
       nonzeroShare,

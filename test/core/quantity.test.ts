@@ -243,3 +243,46 @@ describe('found by the property tests', () => {
     expect(perOutputToken({ decodeWindowS: 5e-324, tokensCompared: 2 })).toMatchObject({ status: 'refused', reason: 'NON_FINITE' });
   });
 });
+
+describe('busy edges (pinned so the accounting cannot drift)', () => {
+  const w = { startS: 10, endS: 20 };
+  it('non-finite samples are ignored, not averaged', () => {
+    const t = busyFromSamples([{ tS: 11, gpuPct: 50, periodS: 1 }, { tS: Number.NaN, gpuPct: 100 }, { tS: 12, gpuPct: Number.NaN, periodS: 1 }], w).timeWeighted;
+    expect(t).toMatchObject({ status: 'measured', value: 50 });
+    expect(t.status === 'measured' && t.terms.samples?.value).toBe(1);
+  });
+
+  it('periodS 0 is treated as no stated period (falls back to the previous sample)', () => {
+    const t = busyFromSamples([{ tS: 11, gpuPct: 0, periodS: 1 }, { tS: 15, gpuPct: 100, periodS: 0 }], w).timeWeighted;
+    expect(t.status === 'measured' && t.terms.coveredS?.value).toBeCloseTo(5, 10);
+    expect(t.status === 'measured' && t.value).toBeCloseTo(80, 10);
+  });
+
+  it('a sample whose period ends exactly at the window start covers nothing; one at the end counts in the share', () => {
+    const { timeWeighted, nonzeroShare } = busyFromSamples([{ tS: 10, gpuPct: 100, periodS: 1 }, { tS: 20, gpuPct: 0, periodS: 10 }], w);
+    expect(timeWeighted.status === 'measured' && timeWeighted.terms.samples?.value).toBe(1);
+    expect(timeWeighted.status === 'measured' && timeWeighted.value).toBe(0);
+    expect(nonzeroShare.status === 'measured' && [nonzeroShare.terms.nonzero?.value, nonzeroShare.terms.samples?.value]).toEqual([1, 2]);
+    const outside = busyFromSamples([{ tS: 9.99, gpuPct: 100 }, { tS: 20.01, gpuPct: 100 }], w).nonzeroShare;
+    expect(outside.status).toBe('refused');
+  });
+
+  it('the median sample period is the middle of the sorted periods', () => {
+    const t = busyFromSamples([{ tS: 11, gpuPct: 1, periodS: 1 }, { tS: 14, gpuPct: 1, periodS: 3 }, { tS: 16, gpuPct: 1, periodS: 2 }], w).timeWeighted;
+    expect(t.status === 'measured' && t.terms.samplePeriodS?.value).toBe(2);
+    const u = busyFromSamples([{ tS: 19, gpuPct: 1, periodS: 3 }, { tS: 19.5, gpuPct: 1, periodS: 0.5 }, { tS: 20, gpuPct: 1, periodS: 0.25 }], w).timeWeighted;
+    expect(u.status === 'measured' && u.terms.samplePeriodS?.value).toBe(0.5);
+  });
+
+  it('samples out of order are sorted before periods are assigned', () => {
+    const t = busyFromSamples([{ tS: 16, gpuPct: 0 }, { tS: 12, gpuPct: 100 }, { tS: 20, gpuPct: 0 }], w).timeWeighted;
+    expect(t.status === 'measured' && t.value).toBeCloseTo(0, 10);
+    expect(t.status === 'measured' && t.terms.coveredS?.value).toBeCloseTo(8, 10);
+  });
+
+  it('arch claims: whitespace and an optional sm_ prefix, anchored', () => {
+    expect(archClaimKey(' 121a ')).toBe('cc12.1');
+    expect(archClaimKey('sm90')).toBe('cc9.0');
+    expect(archClaimKey('xsm_90')).toBeNull();
+  });
+});

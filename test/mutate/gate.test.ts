@@ -85,7 +85,7 @@ describe('nh-gate mutate on the fixture', () => {
       expect(verdicts(repo.root)).toEqual({ 'self-equivalent': 'SURVIVED !', 'group-clamp': 'VOID SELF_TEST_FAILED !' });
       expect(run.code).toBe(1);
 
-      repo.table.timeoutFloorS = 2;
+      repo.table.timeoutFloorS = 3;
       repo.table.mutants = [saved.mutants[0]!, { id: 'spin-forever', file: 'engine/src/calc.cpp', anchor: 'volatile int stride = 1;', replacement: 'volatile int stride = 0;', why: 'never terminates', suite: 'calc', expect: 'caught' }];
       writeJson(repo);
       run = await runMutateCli(repo.root, []);

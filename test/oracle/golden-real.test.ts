@@ -70,3 +70,17 @@ describe('golden capture without --checkpoint', () => {
     expect(doc.golden.prompts[0].tokens).toEqual(committed.prompts[0].tokens.slice(0, 8));
   });
 });
+
+describe('goldens/nh-ref-medium against the engine\'s medium preset', () => {
+  it('names the revision the engine pins, and the oracle reproduces its first tokens', async () => {
+    const engine = await ensureEngineBuilt();
+    const printed = await execa(engine.ckptTool, ['--preset', 'medium', '--print-sha']);
+    const pinned = printed.stdout.trim().split(/\s+/)[1];
+    const g = (await readGoldenFile(committedPath(repoRoot, 'nh-ref-medium')))!;
+    expect(g, 'goldens/nh-ref-medium/golden.json is missing').not.toBeNull();
+    expect(g.checkpoint.revision, 'the engine\'s medium checkpoint changed: recapture nh-ref-medium').toBe(pinned);
+    const model = buildModel(await readCheckpoint(await engine.checkpoint('medium'), pinned));
+    const p = g.prompts[0]!;
+    expect(generate(model, p.promptTokens, 3, 'decode').tokens).toEqual(p.tokens.slice(0, 3));
+  }, 180_000);
+});

@@ -7,7 +7,7 @@ export interface A3CliOptions {
   golden?: string;
   gate?: string;
   arch?: string;
-  mode: string;
+  mode?: string;
   jobs: string;
   resultsDir: string;
   checkpoint?: string;
@@ -39,7 +39,7 @@ export function register(program: Command): void {
     .option('--golden <name|dir|file>', "golden (default: the recipe's defaultGolden)")
     .option('--gate <file>', 'a pre-registered gate of kind a3')
     .option('--arch <arch>', "the target silicon claim: cpu, 90, 90a, 121a, 110 … (checked against this host; default: this host's)")
-    .option('--mode <mode>', 'decode | fresh-prefill | both', 'decode')
+    .option('--mode <mode>', "decode | fresh-prefill | both (default: the gate's, else decode)")
     .option('--jobs <n>', 'build parallelism', '2')
     .option('--checkpoint <file>', 'value of {checkpoint} in the recipe (engines whose checkpoint is not built by the recipe)')
     .option('--timeout <seconds>', "per-leg timeout (default: the recipe's driver.timeoutS)")
@@ -47,14 +47,14 @@ export function register(program: Command): void {
     .option('--json', 'print result.json on stdout')
     .action((opts: A3CliOptions) =>
       runAction(async () => {
-        if (!['decode', 'fresh-prefill', 'both'].includes(opts.mode)) throw new NhGateError('USAGE', `--mode ${opts.mode} is not one of decode, fresh-prefill, both`, 'pass --mode decode|fresh-prefill|both');
+        if (opts.mode !== undefined && !['decode', 'fresh-prefill', 'both'].includes(opts.mode)) throw new NhGateError('USAGE', `--mode ${opts.mode} is not one of decode, fresh-prefill, both`, 'pass --mode decode|fresh-prefill|both');
         const jobs = positiveInt('--jobs', opts.jobs);
         const timeoutS = positiveSeconds('--timeout', opts.timeout);
         const [{ loadInputs }, { runA3 }, { realDeps }, { printOutcome }] = await Promise.all([
           import('../../gates/setup.js'), import('../../gates/a3.js'), import('../../gates/deps.js'), import('../../report/print.js'),
         ]);
         const inputs = loadInputs({ command: 'a3', recipe: opts.recipe, golden: opts.golden, gate: opts.gate });
-        const out = await runA3({ argv: process.argv.slice(2), inputs, arch: opts.arch, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await realDeps());
+        const out = await runA3({ argv: process.argv.slice(2), inputs, arch: opts.arch, mode: (opts.mode ?? inputs.gate?.gate.mode ?? 'decode') as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await realDeps());
         printOutcome(out.result, Boolean(opts.json));
         return out.exitClass;
       }),

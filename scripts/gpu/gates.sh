@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The H200 run of issue #4's live gates, for the lead to send through the device tool:
+#   run(command="bash scripts/gpu/gates.sh", carry=[".device", ".carry/app", ".carry/doctest", ".carry/doctest-cmake"], timeout_s=600)
+# after `scripts/gpu/pack.sh` here. It needs only the repo copy, .device/node.xz, .carry/app/app.tar.xz
+# (dist + runtime node_modules + the NVML addon) and .carry/doctest* (the GPU image has no doctest-dev).
+# Steps: probe the silicon; build the CUDA recipe for NH_GPU_ARCH (default 90); nh-gate a3 --arch 90
+# (device arm on, busy over the decode window); nh-gate ab --gate gates/nh-ref/device-ab.json (DEVICE_MAMBA,
+# per-leg busy and per-token). Results: at most 8 files in $OUT, tarballs for the run directories.
+# NH_GPU_ARCH=cpu runs the same plumbing on a host without a GPU (how its CPU parts are tested).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+OUT=${OUT:-$ROOT/.gpu-out}
+ARCH=${NH_GPU_ARCH:-90}
+JOBS=${NH_GPU_JOBS:-$(nproc 2>/dev/null || echo 4)}
+mkdir -p "$OUT"
+LOG="$OUT/gates.log"
+: > "$LOG"
+say() { echo "[gates.sh] $*" | tee -a "$LOG"; }
+unxz_to() { # unxz_to SRC DEST: xz when present, else Python's lzma (the GPU image has python3)
+  if command -v xz >/dev/null 2>&1; then xz -dc "$1" > "$2"; else python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],"wb"))' "$1" "$2"; fi
+}
+
+# 1. node, from the carried .device/node.xz
+[ -f .device/node.xz ] || { say "FATAL: .device/node.xz missing (carry .device)"; exit 2; }
+mkdir -p .gpu/bin
+unxz_to .device/node.xz .gpu/bin/node && chmod +x .gpu/bin/node
+export PATH="$ROOT/.gpu/bin:$PATH"
+say "node $(node --version) at $(command -v node); arch $ARCH; jobs $JOBS"
+
+# 2. the app: dist/, node_modules/ (runtime closure) and the NVML addon where the loader looks for it
+[ -f .carry/app/app.tar.xz ] || { say "FATAL: .carry/app/app.tar.xz missing (run scripts/gpu/pack.sh, carry .carry/app)"; exit 2; }
+unxz_to .carry/app/app.tar.xz .gpu/app.tar && tar -xf .gpu/app.tar -C "$ROOT" && rm -f .gpu/app.tar
+if [ -f addon/nh_nvml.node ]; then mkdir -p native/addon/build/Release && mv addon/nh_nvml.node native/addon/build/Release/ && rmdir addon; fi
+say "app unpacked from .carry/app (packed from $(cat .carry/app/PACKED_FROM 2>/dev/null || echo '?'))"
+
+# 3. doctest for the engine's suites: the carried header (find_path) and config (find_package)
+export CMAKE_INCLUDE_PATH="$ROOT/.carry${CMAKE_INCLUDE_PATH:+:$CMAKE_INCLUDE_PATH}"
+[ -d .carry/doctest-cmake ] && export doctest_DIR="$ROOT/.carry/doctest-cmake"
+export NH_GATE_LOCK="$ROOT/.nh-gate/gpu.lock"
+
+nh() { # nh NAME ARGS...: one nh-gate command, its output in the log and in $OUT/NAME.txt, its exit code kept
+  local name=$1; shift
+  say "\$ nh-gate $*"
+  node bin/nh-gate.js "$@" > "$OUT/$name.txt" 2>&1
+  local rc=$?
+  cat "$OUT/$name.txt" >> "$LOG"
+  say "exit $rc ($name)"
+  echo "$name $rc" >> "$ROOT/.gpu/exit-codes.txt"
+  return 0
+}
+: > "$ROOT/.gpu/exit-codes.txt"
+
+nh probe probe
+nh build build --arch "$ARCH" --flag DEVICE_MAMBA --jobs "$JOBS"
+nh a3 a3 --arch "$ARCH" --jobs "$JOBS"
+nh ab-device ab --gate gates/nh-ref/device-ab.json --arch "$ARCH" --jobs "$JOBS"
+
+# 4. results: run directories and the ledger as one tarball (the tool returns files ≤ 2 folders deep)
+if [ -d .nh-gate/runs ]; then
+  tar -czf "$OUT/runs.tgz" .nh-gate/runs .nh-gate/ledger.jsonl 2>>"$LOG"
+  for d in .nh-gate/runs/*; do
+    case "$d" in *a3*) cp "$d/summary.md" "$OUT/summary-a3.md" ;; *device*) cp "$d/summary.md" "$OUT/summary-ab-device.md" ;; esac
+  done
+fi
+say "files in \$OUT: $(ls "$OUT" | tr '\n' ' ')"
+cat "$ROOT/.gpu/exit-codes.txt" | tee -a "$LOG"
