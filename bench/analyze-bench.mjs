@@ -57,19 +57,23 @@ function runMeasured(cmd, argv) {
     const t0 = process.hrtime.bigint();
     const child = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
     let peakKiB = 0;
+    let cpuS = 0; // utime + stime from /proc/<pid>/stat: what the run cost, whatever else loads the box
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const poll = setInterval(() => {
       try {
         const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
         if (m) peakKiB = Math.max(peakKiB, Number(m[1]));
+        const st = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+        const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+        cpuS = Math.max(cpuS, (Number(f[11]) + Number(f[12])) / 100);
       } catch {
         /* exited */
       }
     }, 10);
     child.on('exit', (code) => {
       clearInterval(poll);
-      resolvePromise({ code, wallS: Number(process.hrtime.bigint() - t0) / 1e9, peakMiB: peakKiB / 1024, stderr });
+      resolvePromise({ code, wallS: Number(process.hrtime.bigint() - t0) / 1e9, cpuS, peakMiB: peakKiB / 1024, stderr });
     });
   });
 }
@@ -104,8 +108,8 @@ try {
   }
   const pick = (n) => runs.filter((r) => r.name === n);
   results.analyze = {
-    big: { mb: gBig.bytes / 2 ** 20, medianWallS: median(pick('big').map((r) => r.wallS)), medianPeakMiB: median(pick('big').map((r) => r.peakMiB)), wallS: pick('big').map((r) => r.wallS) },
-    small: { mb: gSmall.bytes / 2 ** 20, medianWallS: median(pick('small').map((r) => r.wallS)), medianPeakMiB: median(pick('small').map((r) => r.peakMiB)) },
+    big: { mb: gBig.bytes / 2 ** 20, medianWallS: median(pick('big').map((r) => r.wallS)), medianCpuS: median(pick('big').map((r) => r.cpuS)), medianPeakMiB: median(pick('big').map((r) => r.peakMiB)), wallS: pick('big').map((r) => r.wallS) },
+    small: { mb: gSmall.bytes / 2 ** 20, medianWallS: median(pick('small').map((r) => r.wallS)), medianCpuS: median(pick('small').map((r) => r.cpuS)), medianPeakMiB: median(pick('small').map((r) => r.peakMiB)) },
   };
   const node0 = [];
   const help = [];
@@ -122,7 +126,7 @@ else {
   const a = results.analyze;
   const c = results.coldStart;
   console.log(`machine: ${results.machine.cpus} cpus, node ${results.machine.node}, loadavg ${results.machine.loadavg.map((x) => x.toFixed(2)).join(' ')}`);
-  console.log(`analyze ${a.big.mb.toFixed(1)} MB: median ${a.big.medianWallS.toFixed(3)} s wall (runs ${a.big.wallS.map((x) => x.toFixed(3)).join(', ')}), peak RSS ${a.big.medianPeakMiB.toFixed(1)} MiB`);
-  console.log(`analyze ${a.small.mb.toFixed(1)} MB: median ${a.small.medianWallS.toFixed(3)} s wall, peak RSS ${a.small.medianPeakMiB.toFixed(1)} MiB  (flat memory: peak ratio ${(a.big.medianPeakMiB / a.small.medianPeakMiB).toFixed(2)} for 10x the bytes)`);
+  console.log(`analyze ${a.big.mb.toFixed(1)} MB: median ${a.big.medianWallS.toFixed(3)} s wall (runs ${a.big.wallS.map((x) => x.toFixed(3)).join(', ')}), CPU ${a.big.medianCpuS.toFixed(2)} s, peak RSS ${a.big.medianPeakMiB.toFixed(1)} MiB`);
+  console.log(`analyze ${a.small.mb.toFixed(1)} MB: median ${a.small.medianWallS.toFixed(3)} s wall, CPU ${a.small.medianCpuS.toFixed(2)} s, peak RSS ${a.small.medianPeakMiB.toFixed(1)} MiB  (flat memory: peak ratio ${(a.big.medianPeakMiB / a.small.medianPeakMiB).toFixed(2)} for 10x the bytes)`);
   console.log(`cold start (${c.repeats} interleaved repeats): node -e 0 median ${(c.nodeMedianS * 1000).toFixed(1)} ms, nh-gate --help median ${(c.helpMedianS * 1000).toFixed(1)} ms, ratio ${c.ratio.toFixed(2)}x`);
 }

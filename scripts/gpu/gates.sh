@@ -42,9 +42,9 @@ export NH_GATE_LOCK="$ROOT/.nh-gate/gpu.lock"
 nh() { # nh NAME ARGS...: one nh-gate command, its output in the log and in $OUT/NAME.txt, its exit code kept
   local name=$1; shift
   say "\$ nh-gate $*"
-  node bin/nh-gate.js "$@" > "$OUT/$name.txt" 2>&1
+  node bin/nh-gate.js "$@" > "$ROOT/.gpu/$name.txt" 2>&1
   local rc=$?
-  cat "$OUT/$name.txt" >> "$LOG"
+  cat "$ROOT/.gpu/$name.txt" >> "$LOG"
   say "exit $rc ($name)"
   echo "$name $rc" >> "$ROOT/.gpu/exit-codes.txt"
   return 0
@@ -55,12 +55,18 @@ nh probe probe
 nh build build --arch "$ARCH" --flag DEVICE_MAMBA --jobs "$JOBS"
 nh a3 a3 --arch "$ARCH" --jobs "$JOBS"
 nh ab-device ab --gate gates/nh-ref/device-ab.json --arch "$ARCH" --jobs "$JOBS"
+nh a3-medium a3 --recipe nh-ref-medium --arch "$ARCH" --jobs "$JOBS"
+nh ab-device-medium ab --gate gates/nh-ref/device-ab-medium.json --arch "$ARCH" --jobs "$JOBS"
+if [ "$ARCH" != cpu ] && command -v nvcc >/dev/null 2>&1; then
+  sh native/calibrate/build.sh >> "$LOG" 2>&1
+  nh busy-duty busy -- native/calibrate/build/nh-duty --duty 0.33 --seconds 4 --variant full-gpu
+fi
 
 # 4. results: run directories and the ledger as one tarball (the tool returns files ≤ 2 folders deep)
 if [ -d .nh-gate/runs ]; then
   tar -czf "$OUT/runs.tgz" .nh-gate/runs .nh-gate/ledger.jsonl 2>>"$LOG"
   for d in .nh-gate/runs/*; do
-    case "$d" in *a3*) cp "$d/summary.md" "$OUT/summary-a3.md" ;; *device*) cp "$d/summary.md" "$OUT/summary-ab-device.md" ;; esac
+    case "$d" in *a3-nh-ref-medium*) cp "$d/summary.md" "$OUT/summary-a3-medium.md" ;; *a3*) cp "$d/summary.md" "$OUT/summary-a3.md" ;; *medium-device*) cp "$d/summary.md" "$OUT/summary-ab-device-medium.md" ;; *device*) cp "$d/summary.md" "$OUT/summary-ab-device.md" ;; esac
   done
 fi
 say "files in \$OUT: $(ls "$OUT" | tr '\n' ' ')"

@@ -78,6 +78,8 @@ export function compareArms(c: CompareInput): ComparisonResult {
   let ratio: Quantity;
   if (vals[numerator].length === 0 || vals[denominator].length === 0) {
     ratio = refused(name, 'NO_SAMPLES', `arm ${vals.A.length === 0 ? 'A' : 'B'} has no leg with a measured ${key} that passed its token gate`);
+  } else if (!(median(vals[denominator]) > 0) || !Number.isFinite(median(vals[numerator]))) {
+    ratio = refused(name, 'ZERO_DENOMINATOR', `the median ${key} of arm ${denominator} (flag ${c.armFlagValues[denominator]}) is ${median(vals[denominator])}${c.metric === 'perOutputToken' ? ' s' : '%'} — a ratio over it would divide by nothing`);
   } else {
     const est = median(vals[numerator]) / median(vals[denominator]);
     ratio = measured(name, 'abRatio', est, 'x', {
@@ -99,6 +101,7 @@ export function compareArms(c: CompareInput): ComparisonResult {
 
   let verdict: ComparisonResult['verdict'];
   if (!h) verdict = { word: null, text: 'no hypothesis was registered: the ratio and its interval are reported, nothing is judged' };
+  else if (ratio.status !== 'measured') verdict = { word: 'UNRESOLVED', text: `no ratio to judge: ${ratio.reason} — ${ratio.message}` };
   else if (!ci) verdict = { word: 'UNRESOLVED', text: `n too small: ${vals[numerator].length} and ${vals[denominator].length} token-gated legs per arm (an interval needs at least 2 per arm)` };
   else {
     const faster = h.metric === 'perOutputToken';

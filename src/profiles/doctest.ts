@@ -46,7 +46,7 @@ export function judgeDoctest(s: DoctestSummary | null, opts: DoctestJudgeOptions
   if (cases.total === 0 || cases.passed === 0) {
     return { verdict: 'REFUSED', reason: 'NO_CASES', message: `${cases.total} cases selected (${cases.skipped} skipped) — a suite that ran nothing is not a pass` };
   }
-  if (opts.expectGpu && opts.cpuOnlyAssertions !== undefined && assertions && assertions.total === opts.cpuOnlyAssertions) {
+  if (opts.expectGpu && assertions && assertions.total === opts.cpuOnlyAssertions) {
     return { verdict: 'REFUSED', reason: 'GPU_SKIPPED', message: `${assertions.total} assertions — exactly the CPU-only count: the GPU cases took their skip path, this is not a GPU result` };
   }
   return { verdict: 'GREEN', reason: null, message: `${cases.passed} of ${cases.total} cases passed; ${assertionsText}` };

@@ -7,6 +7,7 @@ export const MAX_COUNTER_RECORDS = 10_000;
 export const MAX_COUNTER_GROUPS = 256;
 export const MAX_REFERENCE_TIER_LINES = 100;
 
+// A numeric capture (int or float), or null when the group was absent.
 function int(v: CaptureValue): number | null {
   return typeof v === 'number' ? v : null;
 }
@@ -24,7 +25,7 @@ export function splitArchs(text: string | null): string[] {
 }
 
 function canonicalFields(f: KvFields): string {
-  return Object.keys(f).sort().map((k) => `${k}=${f[k]}`).join(' ');
+  return JSON.stringify(Object.keys(f).sort().map((k) => [k, f[k]]));
 }
 
 // The incremental reader: feed it lines as they arrive; report() is a snapshot that can be taken at any time.
@@ -74,7 +75,7 @@ export function createDriverReader(profile: Profile): DriverReader {
         return;
       case 'load':
         r.loadLines += 1;
-        if (r.load === null) r.load = { ...at, loadS: typeof c.loadS === 'number' ? c.loadS : Number.NaN };
+        if (r.load === null) r.load = { ...at, loadS: int(c.loadS) ?? Number.NaN };
         return;
       case 'prompt': {
         const row: PromptRow = {
@@ -86,7 +87,7 @@ export function createDriverReader(profile: Profile): DriverReader {
           goldenWidth: int(c.goldenWidth),
           compared: int(c.compared),
           matched: int(c.matched),
-          wallS: typeof c.wallS === "number" ? c.wallS : null,
+          wallS: int(c.wallS),
           short: c.short !== undefined,
           got: null,
           exp: null,

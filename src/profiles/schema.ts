@@ -6,7 +6,7 @@ export const LinePatternSchema = z.object({
   role: z.enum(ROLES),
   regex: z.string().min(1).describe('JS regex source with named groups; {prefix} is replaced by the escaped prefix'),
   flags: z.string().regex(/^[imsu]*$/, 'only the flags i, m, s, u').optional(),
-  hint: z.string().min(1).optional().describe('literal the line must contain before the regex is tried'),
+  hint: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional().describe('literal (or any of several) the line must contain before the regex is tried'),
   captures: z.record(z.string(), z.enum(['int', 'float', 'string', 'kv'])).default({}),
   exclusive: z.boolean().optional(),
 });

@@ -30,8 +30,8 @@ export interface LinePattern {
   // JS regex source with named groups; `{prefix}` is replaced by the profile's escaped prefix.
   regex: string;
   flags?: string;
-  // A literal the line must contain before the regex is tried (keeps a 100 MB log fast).
-  hint?: string;
+  // A literal (or any of several) the line must contain before the regex is tried (keeps a 100 MB log fast).
+  hint?: string | string[];
   captures: Record<string, CaptureType>;
   // false: the line is also offered to the later patterns (reference-tier text can sit inside any line).
   exclusive?: boolean;

@@ -93,6 +93,8 @@ export function busyFromSamples(samples: readonly UtilPoint[], windowOrNull: Win
       coveredS: { value: coveredS, unit: 's', label: 'seconds covered by samples' },
       coverage: { value: coveredS / windowS, unit: 'fraction', label: 'coverage' },
       samplePeriodS: { value: periodS, unit: 's', label: 'median sample period' },
+      // A window shorter than two driver periods is resolved only as finely as the samples: say so beside the figure.
+      resolution: { value: windowS < 2 * periodS ? 'coarse' : 'fine', label: 'coarse: the window is shorter than two sample periods, so the figure includes activity outside it' },
     },
     { silicon: opts.silicon ?? null, provenance: { window: { startS: window.startS, endS: window.endS } } },
   );

@@ -2,6 +2,7 @@ import type { Measured, Quantity } from './types.js';
 import type { Baseline } from '../config/recipe.js';
 import { archToComputeCapability, siliconKey } from '../silicon/types.js';
 import { isFiniteNumber, measured, refused, withheld } from './make.js';
+import { formatValue } from './render.js';
 
 // Arch claims as users write them (121a, 90, sm_90, cpu) → one key; null when the claim is not understood.
 export function archClaimKey(arch: string | null | undefined): string | null {
@@ -86,7 +87,7 @@ export function compareToBaseline(q: Quantity, baseline: Baseline, runArch: stri
     return withheld(name, 'MISSING_TERM', `arch '${runKey === null ? runArch : baseline.arch}' is not an arch claim nh-gate understands (e.g. 121a, 90, 110, cpu)`);
   }
   if (runKey !== baseKey) {
-    return withheld(name, 'CROSS_SILICON', `${baseline.name} ${baseline.value} ${baseline.unit} was taken on ${baseline.arch}; this run is ${runArch} — a ratio would compare two pieces of silicon`);
+    return withheld(name, 'CROSS_SILICON', `${baseline.name} ${formatValue(baseline.value, baseline.unit)} was taken on ${baseline.arch}; this run is ${runArch} — a ratio would compare two pieces of silicon`);
   }
   if (q.unit !== baseline.unit) return refused(name, 'AMBIGUOUS', `units differ (${q.unit} vs baseline ${baseline.unit})`);
   if (!isFiniteNumber(baseline.value) || baseline.value === 0) {

@@ -40,7 +40,7 @@ const RENDERERS: Record<string, Renderer> = {
     return `${q.name} ${q.value.toFixed(6)} s (decode window ${fixed(q.terms.decodeWindowS, 3)} s / ${fixed(q.terms.tokensCompared, 0)} tokens compared; ${loadText})`;
   },
   busyTimeWeighted: (q) =>
-    `${q.name} ${q.value.toFixed(2)}% (time-weighted mean of ${fixed(q.terms.samples, 0)} driver samples over a ${fixed(q.terms.windowS, 3)} s window; coverage ${formatValue(num(q.terms.coverage) ?? NaN, 'fraction')}, median sample period ${fixed(q.terms.samplePeriodS, 3)} s)`,
+    `${q.name} ${q.value.toFixed(2)}% (time-weighted mean of ${fixed(q.terms.samples, 0)} driver samples over a ${fixed(q.terms.windowS, 3)} s window; coverage ${formatValue(num(q.terms.coverage) ?? NaN, 'fraction')}, median sample period ${fixed(q.terms.samplePeriodS, 3)} s${q.terms.resolution?.value === 'coarse' ? '; window shorter than two sample periods — the figure includes activity outside it' : ''})`,
   busyNonzeroShare: (q) =>
     `${q.name} ${fixed(q.terms.nonzero, 0)} of ${fixed(q.terms.samples, 0)} samples = ${q.value.toFixed(2)}% — an upper bound (a sample > 0 is not a busy period)`,
   baselineRatio: (q) =>

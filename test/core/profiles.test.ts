@@ -9,6 +9,7 @@ import { parseDoctestSummaries, parseDoctestSummary, judgeDoctest } from '../../
 import { parseFeatureTable, checkRequiredCells } from '../../src/profiles/features.js';
 import { formatTimedLine, parseTimedLine } from '../../src/profiles/timed.js';
 import { parseKv, typedCapture } from '../../src/profiles/compile.js';
+import { splitArchs } from '../../src/profiles/reader.js';
 import { NhGateError } from '../../src/errors.js';
 import { A3_PASS, ARM_DECODE, ARM_PREFILL, DOCTEST_GREEN, DOCTEST_RED, FEATURES_121A } from './fixtures.js';
 
@@ -283,5 +284,159 @@ describe('small parsers', () => {
     expect(typedCapture('float', 'abc')).toBeNaN();
     expect(typedCapture('string', 'abc')).toBe('abc');
     expect(typedCapture('float', undefined)).toBeUndefined();
+  });
+});
+
+describe('edges pinned for mutation testing', () => {
+  it('typed captures: anchored numbers only; an unknown capture type is a programming error', () => {
+    expect(typedCapture('float', '.5')).toBe(0.5);
+    expect(typedCapture('float', '1e3')).toBe(1000);
+    expect(typedCapture('float', '-2.5E-1')).toBe(-0.25);
+    for (const bad of ['1.5x', 'x1.5', '1e', '1e+', '.', '', ' 1', '1 ', '1.5.2', '.e1']) expect(typedCapture('float', bad), bad).toBeNaN();
+    for (const bad of ['1 ', ' 1', '+', '1.0', 'a1']) expect(typedCapture('int', bad), bad).toBeNaN();
+    expect(typedCapture('int', '+7')).toBe(7);
+    expect(typedCapture('int', '-7')).toBe(-7);
+    expect(() => typedCapture('bogus' as never, 'x')).toThrow(/unknown capture type 'bogus'/);
+    expect(parseKv('a=1 b=2.5e1 c=x d=1e')).toEqual({ a: 1, b: 25, c: 'x', d: '1e' });
+  });
+
+  it('splitArchs drops empty pieces; timed lines need 3 to 9 decimals and a digit before the dot', () => {
+    expect(splitArchs(' 90, 121a ;110 ')).toEqual(['90', '121a', '110']);
+    expect(splitArchs(null)).toEqual([]);
+    expect(splitArchs('')).toEqual([]);
+    expect(parseTimedLine('1.123\tx').tS).toBe(1.123);
+    expect(parseTimedLine('1.123456789\tx').tS).toBe(1.123456789);
+    expect(parseTimedLine('12345.123456\tx')).toEqual({ tS: 12345.123456, text: 'x' });
+    for (const plain of ['1.12\tx', '1.1234567890\tx', '.123\tx', '1a.123\tx', '1.12a\tx', '123\tx', 'x\t1.123', '1.123 x', '1.1.23\tx']) {
+      expect(parseTimedLine(plain), plain).toEqual({ tS: undefined, text: plain });
+    }
+  });
+
+  it('arrival times: an untimed line after timed ones keeps the last time', () => {
+    const r = createDriverReader(NEMOTRON_H);
+    r.push('a', 5);
+    r.push('b');
+    r.push('c', 7);
+    r.push('d');
+    const rep = r.report();
+    expect([rep.firstLineS, rep.lastLineS]).toEqual([5, 7]);
+  });
+
+  it('doctest judgement messages and defensive reds', () => {
+    const sum = (cases: [number, number, number, number], asserts: [number, number, number] | null, status: string | null, threw = 0) => ({
+      cases: { total: cases[0], passed: cases[1], failed: cases[2], skipped: cases[3] },
+      assertions: asserts ? { total: asserts[0], passed: asserts[1], failed: asserts[2] } : null,
+      status,
+      threw,
+      line: 1,
+    });
+    expect(judgeDoctest(sum([3, 2, 1, 0], [47, 42, 5], 'FAILURE'))).toEqual({ verdict: 'RED', reason: null, message: '1 of 3 cases failed, 0 threw; 47 assertions, 5 failed' });
+    expect(judgeDoctest(sum([13, 2, 11, 0], [18, 18, 0], 'FAILURE', 1)).message).toBe('11 of 13 cases failed, 1 threw; 18 assertions, 0 failed (assertions read all-passed beside failed cases: a thrown case runs no assertions)');
+    expect(judgeDoctest(sum([3, 3, 0, 0], [5, 4, 1], null)).verdict).toBe('RED');
+    expect(judgeDoctest(sum([3, 3, 0, 0], [5, 5, 0], 'FAILURE')).verdict).toBe('RED');
+    expect(judgeDoctest(sum([3, 3, 0, 0], [5, 5, 0], null, 1)).verdict).toBe('RED');
+    expect(judgeDoctest(sum([3, 3, 0, 0], null, 'SUCCESS'))).toEqual({ verdict: 'GREEN', reason: null, message: '3 of 3 cases passed; no assertion line' });
+    expect(judgeDoctest(sum([2, 0, 0, 2], [0, 0, 0], 'SUCCESS'))).toEqual({ verdict: 'REFUSED', reason: 'NO_CASES', message: '2 cases selected (2 skipped) — a suite that ran nothing is not a pass' });
+    expect(judgeDoctest(sum([3, 3, 0, 0], [4, 4, 0], 'SUCCESS'), { cpuOnlyAssertions: 4, expectGpu: true })).toEqual({
+      verdict: 'REFUSED',
+      reason: 'GPU_SKIPPED',
+      message: '4 assertions — exactly the CPU-only count: the GPU cases took their skip path, this is not a GPU result',
+    });
+    expect(judgeDoctest(sum([3, 3, 0, 0], [4, 4, 0], 'SUCCESS'), { expectGpu: true }).verdict).toBe('GREEN');
+    expect(judgeDoctest({ cases: null, assertions: null, status: 'SUCCESS', threw: 0, line: 1 })).toEqual({ verdict: 'REFUSED', reason: 'CRASHED', message: 'no doctest summary was printed — the suite did not finish' });
+  });
+
+  it('required-cell messages; an ENABLED cell with no arch list counts for any arch', () => {
+    const t = parseFeatureTable(['--   CUDA feature a: ENABLED', '--   CUDA feature b: DISABLED', '--   CUDA feature c: ENABLED for [90]']);
+    expect(checkRequiredCells(t, ['a'], '121a')).toEqual({ ok: true, reason: null, missing: [], message: 'all 1 required cells ENABLED for 121a' });
+    expect(checkRequiredCells(t, ['a', 'b', 'c', 'd'], '121a')).toEqual({
+      ok: false,
+      reason: 'DEGRADED_BUILD',
+      missing: [
+        { cell: 'b', why: 'DISABLED' },
+        { cell: 'c', why: 'ENABLED for [90], not for 121a' },
+        { cell: 'd', why: 'absent from the feature table' },
+      ],
+      message: 'degraded build for 121a: b DISABLED; c ENABLED for [90], not for 121a; d absent from the feature table',
+    });
+    const multi = parseFeatureTable(['--   CUDA feature c: ENABLED for [90, 121a]']);
+    expect(checkRequiredCells(multi, ['c'], '110').missing[0]?.why).toBe('ENABLED for [90, 121a], not for 110');
+  });
+
+  it('built-in profiles describe themselves; patterns are fresh per access', () => {
+    expect(NEMOTRON_H.description).toMatch(/nemotron-h-gen/);
+    expect(NH_REF.description).toMatch(/reference engine/);
+    expect(NEMOTRON_H.patterns).not.toBe(NEMOTRON_H.patterns);
+    expect(resolveProfile('nemotron-h')).toBe(NEMOTRON_H);
+  });
+
+  it('profile files: path detection, relative to root, description kept, defaults for absent captures', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nhg-prof-'));
+    writeFileSync(
+      join(dir, 'p.json'),
+      JSON.stringify({
+        name: 'min',
+        description: 'minimal',
+        prefix: '~',
+        patterns: [
+          { role: 'prompt', regex: '^~ row compared=(?<compared>\\d+)', captures: { compared: 'int' } },
+          { role: 'counters', regex: '^~ ctr (?<fields>.*)$', captures: { fields: 'kv' } },
+          { role: 'feature', regex: '^~ cell (?<state>ENABLED|DISABLED)$', captures: { state: 'string' } },
+        ],
+      }),
+    );
+    const p = resolveProfile('p.json', dir);
+    expect(p.description).toBe('minimal');
+    const r = createDriverReader(p);
+    r.push('~ row compared=3');
+    r.push('~ ctr a=1');
+    r.push('~ cell ENABLED');
+    const rep = r.report();
+    expect(rep.prompts[0]).toMatchObject({ prompt: -1, compared: 3, matched: null, wallS: null, short: false });
+    expect(rep.counters.records[0]).toMatchObject({ label: 'counters', fields: { a: 1 } });
+    expect(rep.features.cells[0]).toMatchObject({ family: '', cell: '', state: 'ENABLED', archs: [] });
+    writeFileSync(join(dir, 'nodesc.json'), JSON.stringify({ name: 'n', prefix: 'x', patterns: [{ role: 'load', regex: 'a' }] }));
+    const nd = resolveProfile(join(dir, 'nodesc.json'));
+    expect('description' in nd).toBe(false);
+    expect(nd.patterns[0]?.captures).toEqual({});
+  });
+
+  it('profile schema: flags, empty regex, empty hints and unknown roles are refused by field', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nhg-prof-'));
+    const check = (pattern: Record<string, unknown>, field: RegExp) => {
+      writeFileSync(join(dir, 'x.json'), JSON.stringify({ name: 'x', prefix: 'x', patterns: [{ role: 'load', regex: 'a', ...pattern }] }));
+      expect(() => resolveProfile(join(dir, 'x.json'))).toThrow(field);
+    };
+    check({ flags: 'g' }, /patterns\.0\.flags: only the flags i, m, s, u/);
+    check({ regex: '' }, /patterns\.0\.regex: /);
+    check({ hint: '' }, /patterns\.0\.hint: /);
+    check({ hint: [] }, /patterns\.0\.hint: /);
+    check({ hint: [''] }, /patterns\.0\.hint/);
+    check({ captures: { a: 'date' } }, /patterns\.0\.captures\.a: /);
+    check({ exclusive: 'no' }, /patterns\.0\.exclusive: /);
+    writeFileSync(join(dir, 'y.json'), JSON.stringify({ name: '', prefix: 'x', patterns: [] }));
+    expect(() => resolveProfile(join(dir, 'y.json'))).toThrow(/y\.json: name: [\s\S]*y\.json: patterns: /);
+    writeFileSync(join(dir, 'z.json'), JSON.stringify({ schemaVersion: 2, name: 'z', prefix: 'x', patterns: [{ role: 'load', regex: 'a', flags: 'im', hint: ['a', 'b'] }] }));
+    expect(() => resolveProfile(join(dir, 'z.json'))).toThrow(/z\.json: schemaVersion: /);
+  });
+
+  it('unknown profile and unreadable file errors say what to do', () => {
+    try {
+      resolveProfile('llama');
+      expect.unreachable();
+    } catch (e) {
+      const err = e as NhGateError;
+      expect(err.message).toBe("no output profile named 'llama'; known: nemotron-h, nh-ref");
+      expect(err.hint).toBe('pass --profile with one of those, or a path to a profile JSON file');
+    }
+    try {
+      resolveProfile('dir/missing.json', '/nonexistent');
+      expect.unreachable();
+    } catch (e) {
+      const err = e as NhGateError;
+      expect(err.code).toBe('UNREADABLE_FILE');
+      expect(err.message).toBe('/nonexistent/dir/missing.json: cannot read profile (ENOENT)');
+      expect(err.hint).toBe('check the path, or use a built-in profile: nemotron-h, nh-ref');
+    }
   });
 });

@@ -244,6 +244,17 @@ describe('found by the property tests', () => {
   });
 });
 
+describe('busy resolution', () => {
+  it('says so beside the figure when the window is shorter than two sample periods (the H200 tiny decode: 0.021 s inside 0.2 s samples)', () => {
+    const s = [{ tS: 10.0, gpuPct: 0 }, { tS: 10.2, gpuPct: 5 }, { tS: 10.4, gpuPct: 0 }, { tS: 10.6, gpuPct: 0 }, { tS: 10.8, gpuPct: 0 }];
+    const coarse = busyFromSamples(s, { startS: 10.05, endS: 10.071 }).timeWeighted;
+    expect(coarse.status).toBe('measured');
+    expect(renderQuantity(coarse)).toMatch(/window shorter than two sample periods — the figure includes activity outside it/);
+    const fine = busyFromSamples(s, { startS: 10.0, endS: 10.8 }).timeWeighted;
+    expect(renderQuantity(fine)).not.toMatch(/window shorter/);
+  });
+});
+
 describe('busy edges (pinned so the accounting cannot drift)', () => {
   const w = { startS: 10, endS: 20 };
   it('non-finite samples are ignored, not averaged', () => {

@@ -30,6 +30,15 @@ describe('A/B comparison', () => {
     expect(small.verdict.text).toMatch(/n too small/);
   });
 
+  it('refuses a ratio over a control arm whose median is 0, instead of printing Infinity (seen on the H200: host-arm busy 0.00%)', () => {
+    const c = compareArms({ legs: legs([0, 0, 0], [4.6, 6.3, 3.9]), metric: 'perOutputToken', armFlagValues: arms, hypothesis: hyp(50), seed: 1 });
+    expect(c.ratio.status).toBe('refused');
+    if (c.ratio.status === 'refused') expect(c.ratio.reason).toBe('ZERO_DENOMINATOR');
+    expect(c.verdict.word).toBe('UNRESOLVED');
+    expect(c.verdict.text).toMatch(/ZERO_DENOMINATOR/);
+    expect(c.verdict.text).not.toMatch(/n too small/);
+  });
+
   it('says no hypothesis was registered without a gate', () => {
     const c = compareArms({ legs: legs([10, 11], [1, 1]), metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: 1 });
     expect(c.verdict.word).toBeNull();
