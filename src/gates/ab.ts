@@ -22,8 +22,10 @@ export interface AbOptions {
   timeoutS?: number | undefined;
 }
 
-function pct(x: number | null): string {
-  return x === null ? 'n<2' : `${(100 * x).toFixed(1)}%`;
+// A spread is printed only when it is a number: fewer than 2 legs, or a minimum of 0, say so instead of NaN.
+export function pct(x: number | null): string {
+  if (x === null) return 'n<2';
+  return Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : 'undefined (the smallest leg is 0)';
 }
 
 // Lines a reader needs beside the ratio: the spreads it cannot be separated from and the counter diff.

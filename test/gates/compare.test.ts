@@ -66,3 +66,12 @@ describe('A/B comparison', () => {
     expect(c.spreads['engine load (all legs)']).toBeCloseTo(0.1886, 3);
   });
 });
+
+describe('spread rendering', () => {
+  it('never prints NaN for a spread over legs whose minimum is 0 (seen on the H200: host-arm busy 0.00% in every leg)', async () => {
+    const { pct } = await import('../../src/gates/ab.js');
+    expect(pct(Number.NaN)).toBe('undefined (the smallest leg is 0)');
+    expect(pct(null)).toBe('n<2');
+    expect(pct(0.326)).toBe('32.6%');
+  });
+});
