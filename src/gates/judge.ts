@@ -14,13 +14,7 @@ import { judgeFromEvents, judgeFromRows } from './tokens.js';
 import { crossCheck } from './crosscheck.js';
 
 // Everything observed about one leg, gathered by the leg runner; judged here without any effect.
-export interface LegObservation {
-  index: number;
-  arm: 'A' | 'B' | 'single';
-  label: string;
-  mode: string;
-  flagEnv: Record<string, string>;
-  binarySha256: string | null;
+export interface LegObservation extends Pick<LegRecord, 'index' | 'arm' | 'label' | 'mode' | 'flagEnv' | 'binarySha256'> {
   run: ProcessRun;
   originNs: bigint;
   report: DriverReport;
