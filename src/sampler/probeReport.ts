@@ -8,19 +8,11 @@ import { loadAddon, unavailableLine } from './load.js';
 import { smiGpus } from './smiQuery.js';
 import type { SamplerBackend } from './types.js';
 
-export interface ProbeDevice {
-  index: number;
-  name: string | null;
-  uuid: string | null;
+// One device as probe prints it: NVML's fields with the compute capability spelled as the arch names users type.
+export interface ProbeDevice extends Omit<NativeDevice, 'ccMajor' | 'ccMinor'> {
   computeCapability: string | null;
   smArch: string | null;
   archTarget: string | null;
-  maxSmClockMHz: number | null;
-  smClockMHz: number | null;
-  persistenceMode: boolean | null;
-  mig: { current: boolean; pending: boolean } | null;
-  gpmSupported: boolean;
-  fieldErrors: Record<string, string>;
 }
 
 export interface ProbeReport {

@@ -2,6 +2,7 @@
 // tested before (and independently of) the engine's nh-ref-ckpt.
 import { expectedTensors } from '../../src/oracle/config.js';
 import type { ModelConfig } from '../../src/oracle/config.js';
+import { seededRandom } from '../../src/stats/bootstrap.js';
 
 // Small dims with n_groups 2 and heads-per-group 4, chunk 3 so prompts span several chunks.
 export const SMALL_CONFIG: ModelConfig = {
@@ -11,17 +12,8 @@ export const SMALL_CONFIG: ModelConfig = {
   moe: { nExperts: 4, topK: 2, dFf: 8 },
 };
 
-// mulberry32: a tiny seeded generator so fixtures are reproducible.
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// A seeded generator so fixtures are reproducible (the stats module's mulberry32).
+export const rng = seededRandom;
 
 function fill(name: string, count: number, rand: () => number): number[] {
   const u = () => rand() * 2 - 1;
