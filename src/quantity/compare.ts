@@ -36,14 +36,21 @@ function siliconBlocks(name: string, a: Measured, b: Measured): Quantity | null 
   return null;
 }
 
-// a ÷ b between two quantities of one silicon; withheld across silicon, refused when a side is refused.
-export function ratio(a: Quantity, b: Quantity, name = `${a.name} / ${b.name}`): Quantity {
+// The shared gate of ratio and delta: both sides measured and on one silicon, or the quantity that says why not.
+function comparable(name: string, a: Quantity, b: Quantity): { blocked: Quantity } | { ma: Measured; mb: Measured } {
   const blocked = sideBlocks(name, a, b);
-  if (blocked) return blocked;
+  if (blocked) return { blocked };
   const ma = a as Measured;
   const mb = b as Measured;
   const sil = siliconBlocks(name, ma, mb);
-  if (sil) return sil;
+  return sil ? { blocked: sil } : { ma, mb };
+}
+
+// a ÷ b between two quantities of one silicon; withheld across silicon, refused when a side is refused.
+export function ratio(a: Quantity, b: Quantity, name = `${a.name} / ${b.name}`): Quantity {
+  const sides = comparable(name, a, b);
+  if ('blocked' in sides) return sides.blocked;
+  const { ma, mb } = sides;
   if (!isFiniteNumber(ma.value) || !isFiniteNumber(mb.value)) return refused(name, 'NON_FINITE', `a side is not finite (${ma.value}, ${mb.value})`);
   if (mb.value === 0) return refused(name, 'ZERO_DENOMINATOR', `${mb.name} is 0 — a ratio here would divide by nothing`);
   const unit = ma.unit === mb.unit ? 'x' : `${ma.unit}/${mb.unit}`;
@@ -55,12 +62,9 @@ export function ratio(a: Quantity, b: Quantity, name = `${a.name} / ${b.name}`):
 
 // a − b in a's unit, with the relative change beside it; same refusals and withholdings as ratio.
 export function delta(a: Quantity, b: Quantity, name = `${a.name} − ${b.name}`): Quantity {
-  const blocked = sideBlocks(name, a, b);
-  if (blocked) return blocked;
-  const ma = a as Measured;
-  const mb = b as Measured;
-  const sil = siliconBlocks(name, ma, mb);
-  if (sil) return sil;
+  const sides = comparable(name, a, b);
+  if ('blocked' in sides) return sides.blocked;
+  const { ma, mb } = sides;
   if (ma.unit !== mb.unit) return refused(name, 'AMBIGUOUS', `units differ (${ma.unit} vs ${mb.unit}) — a difference needs one unit`);
   if (!isFiniteNumber(ma.value) || !isFiniteNumber(mb.value)) return refused(name, 'NON_FINITE', `a side is not finite (${ma.value}, ${mb.value})`);
   const relPct = mb.value !== 0 ? (100 * (ma.value - mb.value)) / Math.abs(mb.value) : null;
