@@ -50,3 +50,18 @@ describe('recipes/nh-ref.json describes the engine that is actually built', () =
     expect(recipe.defaultGolden).toBe('nh-ref-tiny');
   });
 });
+
+describe('recipes/nh-ref-medium.json is the same engine on another preset', () => {
+  it('differs from nh-ref.json only in its name, description, checkpoint preparation, driver checkpoint/preset and default golden', () => {
+    const medium = RecipeSchema.parse(JSON.parse(readFileSync(path.join(repoRoot, 'recipes', 'nh-ref-medium.json'), 'utf8')));
+    const strip = (r: typeof recipe) => {
+      const { name: _n, description: _d, prepare: _p, defaultGolden: _g, driver, ...rest } = r;
+      const { argv: _a, ...driverRest } = driver;
+      return { ...rest, driver: driverRest };
+    };
+    expect(strip(medium)).toEqual(strip(recipe));
+    expect(medium.driver.argv).toEqual(recipe.driver.argv.map((a) => a.replace('tiny', 'medium')));
+    expect(medium.prepare).toEqual(recipe.prepare.map((argv) => argv.map((a) => a.replace('tiny', 'medium'))));
+    expect(medium.defaultGolden).toBe('nh-ref-medium');
+  });
+});
