@@ -1,5 +1,4 @@
-import type { ExitClass } from '../errors.js';
-import { worstClass } from '../cli/exit.js';
+import { worstClass, type ExitClass } from '../verdict/words.js';
 import type { Baseline } from '../config/recipe.js';
 import type { GarbageLine } from '../config/load.js';
 import type { DriverReport, TokenMatchBlock } from '../profiles/types.js';

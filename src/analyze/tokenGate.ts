@@ -1,5 +1,4 @@
-import type { ExitClass } from '../errors.js';
-import { VERDICT_CLASS, worstClass } from '../cli/exit.js';
+import { VERDICT_CLASS, worstClass, type ExitClass } from '../verdict/words.js';
 import type { DriverReport, TokenMatchBlock } from '../profiles/types.js';
 
 // What nh-gate concludes from the engine's token lines, beside what the engine itself said.

@@ -43,6 +43,13 @@ export const BaselineSchema = z.object({
   method: z.enum(['timeWeighted', 'nonzeroShare']).optional().describe('busyFraction only: time-weighted mean or the seeds nonzero-sample share'),
 });
 
+// A prerequisite the build needs, recognised by its symptom in a failed configure or build.
+export const PrerequisiteSchema = z.strictObject({
+  name: z.string().min(1),
+  match: z.string().min(1).describe('regex over the failed step\'s output that means this prerequisite is missing'),
+  fix: z.string().min(1).describe('what the user does about it, e.g. apt-get install doctest-dev'),
+});
+
 export const ArchBuildSchema = z.object({
   configureArgv: z.array(z.string()).default([]).describe('extra configure argv for this arch'),
   requiredCells: z.array(z.string()).default([]).describe('feature cells that must read ENABLED for this arch'),
@@ -60,6 +67,8 @@ export const RecipeSchema = z.object({
   archs: z.record(z.string(), ArchBuildSchema).default({}).describe('keyed by arch claim: cpu, 90, 90a, 121a, 110 …'),
   outputs: z.array(z.string()).default([]).describe('declared build outputs whose sha256 is recorded'),
   probes: z.array(ProbeSchema).default([]),
+  prerequisites: z.array(PrerequisiteSchema).default([]),
+  suiteConfigureArgv: z.array(z.string()).default([]).describe('configure argv appended when the command runs the suites (mutate, suite gates)'),
   prepare: z.array(Argv).default([]).describe('commands run after build, before the driver (e.g. generate the checkpoint)'),
   driver: z.object({
     argv: Argv,

@@ -1,3 +1,4 @@
+import { formatReason } from '../verdict/reasons.js';
 import type { RunResult } from '../results/types.js';
 import { legLines } from './text.js';
 
@@ -23,7 +24,7 @@ export function renderJunit(r: RunResult): string {
   const cases: string[] = [];
   for (const l of r.legs) {
     const dur = Math.max(0, l.process.endS - l.process.startS);
-    cases.push(`    <testcase classname="nh-gate.${r.command}" name="${esc(`leg ${l.index + 1} ${l.label}`)}" time="${dur.toFixed(3)}">${outcome(l.verdict, `${l.verdict}: ${l.voidReasons.join('; ') || l.process.end}`, legLines(l).join('\n'))}
+    cases.push(`    <testcase classname="nh-gate.${r.command}" name="${esc(`leg ${l.index + 1} ${l.label}`)}" time="${dur.toFixed(3)}">${outcome(l.verdict, `${l.verdict}: ${l.voidReasons.map(formatReason).join('; ') || l.process.end}`, legLines(l).join('\n'))}
     </testcase>`);
   }
   cases.push(`    <testcase classname="nh-gate.${r.command}" name="${esc(`verdict ${r.gate?.name ?? r.command}`)}" time="0">${outcome(r.verdict.word, `${r.verdict.word}: ${r.verdict.reasons.join('; ')}`, r.verdict.reasons.join('\n'))}

@@ -86,6 +86,6 @@ describe('the live gates on the reference engine (cpu)', () => {
     const inputs = loadInputs({ command: 'a3', golden: join(dir, 'golden.json') });
     const out = await runA3({ argv: [], inputs, mode: 'decode', jobs: 2, resultsBase: isolate() }, await realDeps());
     expect(out.exitClass).toBe('usage');
-    expect(out.result.legs[0]!.voidReasons.join(' ')).toMatch(/REFUSED by the engine: golden .* was captured from checkpoint revision 0000/);
+    expect(out.result.legs[0]!.voidReasons.map((v) => `${v.code}: ${v.message}`).join(' ')).toMatch(/ENGINE_REFUSED: golden .* was captured from checkpoint revision 0000/);
   });
 });

@@ -48,7 +48,7 @@ describe('a3 against stand-in drivers (failures on demand)', () => {
     const inputs = loadInputs({ command: 'a3', recipe: repo.recipePath }, repo.root);
     const out = await runA3({ argv: [], inputs, arch: '90', mode: 'decode', jobs: 1, resultsBase: isolate() }, await depsWithFakeGpu({ foreignPid: 424242 }));
     expect(out.exitClass).toBe('void');
-    expect(out.result.legs[0]!.voidReasons.join(' ')).toMatch(/CONTENDED: .*424242/);
+    expect(out.result.legs[0]!.voidReasons.map((v) => `${v.code}: ${v.message}`).join(' ')).toMatch(/CONTENDED: .*424242/);
     expect(out.result.legs[0]!.quantities.busy).toMatchObject({ status: 'refused', reason: 'CONTENDED' });
   });
 
