@@ -4,14 +4,24 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 import { NhGateError } from '../errors.js';
+import { knownKeysAt, nearestKey } from './nearest.js';
 import { RecipeSchema, type Recipe } from './recipe.js';
 import { GateSchema, type Gate } from './gate.js';
 import { GoldenSchema, type Golden } from './golden.js';
 import { SampleLineSchema, SamplesHeaderSchema, type SampleLine } from './samples.js';
 
-// zod issues as `file: path.to.field: message`, one per line: the user's fix starts at the field.
-export function formatZodIssues(file: string, error: z.ZodError): string[] {
-  return error.issues.map((i) => `${file}: ${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`);
+// zod issues as `file: path.to.field: message`, one per line: the user's fix starts at the field. An
+// unknown key names the known key nearest to it (the schema is passed for that).
+export function formatZodIssues(file: string, error: z.ZodError, schema?: z.ZodType): string[] {
+  const at = (path: readonly PropertyKey[]): string => (path.length ? path.map(String).join('.') : '(root)');
+  return error.issues.flatMap((i) => {
+    if (i.code !== 'unrecognized_keys') return [`${file}: ${at(i.path)}: ${i.message}`];
+    const known = schema ? knownKeysAt(schema, i.path) : [];
+    return i.keys.map((k) => {
+      const near = nearestKey(k, known);
+      return `${file}: ${at([...i.path, k])}: unknown key${near ? ` — did you mean '${near}'?` : ''}${known.length ? ` (known here: ${known.join(', ')})` : ''}`;
+    });
+  });
 }
 
 function readText(file: string, what: string): string {
@@ -33,7 +43,7 @@ export function parseJsonFile<S extends z.ZodTypeAny>(file: string, schema: S, w
     throw new NhGateError('BAD_CONFIG', `${file}: (root): not valid JSON (${(err as Error).message})`, 'fix the JSON syntax');
   }
   const r = schema.safeParse(json);
-  if (!r.success) throw new NhGateError('BAD_CONFIG', formatZodIssues(file, r.error).join('\n'), `fix the fields named above (schema: schemas/${what}.json)`);
+  if (!r.success) throw new NhGateError('BAD_CONFIG', formatZodIssues(file, r.error, schema).join('\n'), `fix the fields named above (schema: schemas/${what}.json)`);
   return { data: r.data, text };
 }
 

@@ -100,7 +100,7 @@ export function validateFile(file: string, root: string, base?: string): FileRes
   const kind = classify(file, json);
   if (kind === null || kind === 'samples') return { file, kind: null, issues: [`${file}: (root): cannot tell which schema applies — put it under recipes/, gates/ or goldens/`] };
   const r = SCHEMAS[kind].safeParse(json);
-  if (!r.success) return { file, kind, issues: formatZodIssues(file, r.error) };
+  if (!r.success) return { file, kind, issues: formatZodIssues(file, r.error, SCHEMAS[kind]) };
   return { file, kind, issues: crossCheck(file, kind, r.data as Record<string, unknown>, root) };
 }
 

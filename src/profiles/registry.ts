@@ -42,7 +42,7 @@ export function resolveProfile(nameOrPath: string, root = process.cwd()): Profil
     throw new NhGateError('BAD_CONFIG', `${file}: not JSON (${(err as Error).message})`, 'fix the JSON syntax');
   }
   const parsed = ProfileSchema.safeParse(json);
-  if (!parsed.success) throw new NhGateError('BAD_CONFIG', formatZodIssues(file, parsed.error).join('\n'), 'fix the fields named above');
+  if (!parsed.success) throw new NhGateError('BAD_CONFIG', formatZodIssues(file, parsed.error, ProfileSchema).join('\n'), 'fix the fields named above');
   const profile: Profile = { name: parsed.data.name, prefix: parsed.data.prefix, patterns: parsed.data.patterns };
   if (parsed.data.description !== undefined) profile.description = parsed.data.description;
   try {

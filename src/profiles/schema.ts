@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { ROLES } from './types.js';
+import { escapeRegex } from './compile.js';
+import { namedGroups, regexError } from '../config/regex.js';
 
 // A profile JSON file (a recipe may name one instead of a built-in): validated at the boundary only.
-export const LinePatternSchema = z.object({
+export const LinePatternSchema = z.strictObject({
   role: z.enum(ROLES),
   regex: z.string().min(1).describe('JS regex source with named groups; {prefix} is replaced by the escaped prefix'),
   flags: z.string().regex(/^[imsu]*$/, 'only the flags i, m, s, u').optional(),
@@ -11,12 +13,23 @@ export const LinePatternSchema = z.object({
   exclusive: z.boolean().optional(),
 });
 
-export const ProfileSchema = z.object({
+export const ProfileSchema = z.strictObject({
   schemaVersion: z.literal(1).optional(),
   name: z.string().min(1),
   description: z.string().optional(),
   prefix: z.string(),
   patterns: z.array(LinePatternSchema).min(1),
+}).superRefine((p, ctx) => {
+  // Each pattern compiles (with the prefix substituted) and every capture names a group of its regex.
+  p.patterns.forEach((pat, i) => {
+    const source = pat.regex.replaceAll('{prefix}', escapeRegex(p.prefix));
+    const err = regexError(source, pat.flags ?? '');
+    if (err) ctx.addIssue({ code: 'custom', path: ['patterns', i, 'regex'], message: `does not compile: ${err}` });
+    const groups = namedGroups(pat.regex);
+    for (const name of Object.keys(pat.captures)) {
+      if (!groups.includes(name)) ctx.addIssue({ code: 'custom', path: ['patterns', i, 'captures', name], message: `no named group (?<${name}>…) in the regex${groups.length ? `; its groups: ${groups.join(', ')}` : ''}` });
+    }
+  });
 });
 
 export type ProfileFile = z.infer<typeof ProfileSchema>;
