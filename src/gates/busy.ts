@@ -1,3 +1,4 @@
+import { TOOL } from '../version.js';
 import { join } from 'node:path';
 import { monoNs, monoS } from '../exec/clock.js';
 import { describeEnd, lastLines } from '../exec/types.js';
@@ -43,7 +44,7 @@ export async function runBusy(o: BusyOptions, deps: GateDeps): Promise<SeriesOut
   const silicon = await deps.detectSilicon();
   const runDir = createRunDir(o.resultsBase, 'busy', now);
   const r: RunResult = {
-    schemaVersion: RESULT_SCHEMA_VERSION, tool: { name: 'nh-gate', version: '0.1.0' }, command: 'busy', argv: o.argv, runDir,
+    schemaVersion: RESULT_SCHEMA_VERSION, tool: TOOL, command: 'busy', argv: o.argv, runDir,
     startedAt: now.toISOString(), finishedAt: null, status: 'running', recipe: null, golden: null, gate: null,
     arch: silicon.kind === 'gpu' ? (silicon.archTarget ?? 'gpu') : 'cpu', silicon, build: null, plan: null, legs: [],
     quantities: {}, comparison: null, verdict: { word: 'NOT MEASURED', exitClass: 'void', reasons: [] }, notes: [],

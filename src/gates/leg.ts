@@ -16,7 +16,9 @@ import type { TimelineInput, AbLegPoint } from '../report/plots.js';
 import type { GateDeps } from './deps.js';
 import { interTokenS, readEngineEvents } from './events.js';
 import { judgeLeg } from './judge.js';
-import { formatTimedLine } from '../profiles/timed.js';
+import { arrivalS, formatTimedLine } from '../profiles/timed.js';
+import { legHeaderLine, legTrailerLine } from '../results/legLog.js';
+import { basename, resolve } from 'node:path';
 
 // What every leg of a series shares.
 export interface LegContext {
@@ -45,6 +47,11 @@ export interface LegOutcome {
 
 function legName(p: PlannedLeg): string {
   return `leg-${String(p.index + 1).padStart(2, '0')}-${p.arm === 'single' ? p.mode : p.arm}`;
+}
+
+// The recipe's profile as a later reader finds it: a built-in name, or the profile file's absolute path.
+function profileRef(ref: string, root: string): string {
+  return ref.includes('/') || ref.endsWith('.json') ? resolve(root, ref) : ref;
 }
 
 // Whether this leg's environment turns on a flag that claims device execution.
@@ -95,11 +102,10 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   ctx.deps.progress(`[nh-gate] leg ${planned.index + 1}: ${planned.label}`);
   const run = await ctx.deps.exec.run(
     { argv, env: planned.env, timeoutS: ctx.timeoutS, killGraceMs: 2000 },
-    { signal: ctx.signal, onLine: (l) => reader.push(l.text, monoS(l.tNs)) },
+    { signal: ctx.signal, onLine: (l) => reader.push(l.text, arrivalS(l.tNs)) },
   );
   const stopped = sampler ? await sampler.stop() : null;
-  // The leg log in CORE's timed format ("<monotonic s>\t<line>"), so `nh-gate analyze --log` rebuilds the window.
-  writeAtomic(join(ctx.runDir, logRel), run.lines.map((l) => formatTimedLine(monoS(l.tNs), l.text)).join('\n') + (run.lines.length ? '\n' : ''));
+  const claim = deviceClaim(ctx.recipe, planned.env);
 
   let util: Array<{ tS: number; gpuPct: number; periodS?: number }> = [];
   let nominalPeriodS: number | null = null;
@@ -116,6 +122,14 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     if (stopped.errors.length) samplerNote = `${samplerNote ? samplerNote + '; ' : ''}sampler errors: ${stopped.errors.join('; ')}`;
   }
   if (run.pid !== null) foreign.delete(run.pid);
+  // The leg log in timed format ("<monotonic s>\t<line>") between a header (what the leg was) and a trailer
+  // (how the driver ended), so `nh-gate analyze --log` re-judges it exactly as here.
+  const header = legHeaderLine({
+    schemaVersion: 1, profile: profileRef(ctx.recipe.profile, ctx.vars.root ?? '.'), recipe: ctx.recipe.name, mode: planned.mode, golden: ctx.goldenPath,
+    events: eventsPath ? basename(eventsPath) : null, deviceClaim: claim, index: planned.index, arm: planned.arm, label: planned.label,
+  });
+  const trailer = legTrailerLine({ exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, interrupted: run.interrupted, spawnError: run.spawnError, foreignPids: [...foreign] });
+  writeAtomic(join(ctx.runDir, logRel), [header, ...run.lines.map((l) => formatTimedLine(arrivalS(l.tNs), l.text)), trailer].join('\n') + '\n');
 
   const events = eventsPath ? readEngineEvents(eventsPath) : null;
   const report = reader.report();
@@ -123,7 +137,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     index: planned.index, arm: planned.arm, label: planned.label, mode: planned.mode,
     flagEnv: Object.fromEntries(Object.values(ctx.recipe.flags).filter((f) => f.env in planned.env).map((f) => [f.env, planned.env[f.env]!])),
     binarySha256, run, originNs: ctx.originNs, report, events, golden: ctx.golden,
-    deviceClaim: deviceClaim(ctx.recipe, planned.env),
+    deviceClaim: claim,
     busy: ctx.sampleGpu ? { util, nominalPeriodS, backend: stopped?.backend ?? null, note: samplerNote, foreignPids: [...foreign], contentionChecked } : null,
     silicon: ctx.silicon,
     files: { log: logRel, events: eventsRel, samples: stopped?.samplesPath ? samplesRel : null },

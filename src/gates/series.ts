@@ -1,3 +1,4 @@
+import { TOOL } from '../version.js';
 import { join } from 'node:path';
 import { appendFileSync } from 'node:fs';
 import type { Plan } from '../plan/plan.js';
@@ -7,6 +8,7 @@ import { featureParserFor } from '../build/features.js';
 import { buildExitClass } from '../build/diagnose.js';
 import { expandArgv, expandString } from '../build/template.js';
 import { monoNs } from '../exec/clock.js';
+import { whichProgram } from '../exec/which.js';
 import { acquireLock, lockPath } from '../exec/lock.js';
 import { onInterrupt } from '../exec/interrupt.js';
 import { describeEnd, exitedCleanly, lastLines } from '../exec/types.js';
@@ -72,7 +74,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   if (!arch.ok && arch.usage) throw new NhGateError('USAGE', arch.message, 'pass --arch cpu, 90, 90a, 121a, 110 … (the compute capability of the target GPU)');
   const runDir = createRunDir(o.resultsBase, o.gateName, now);
   const r: RunResult = {
-    schemaVersion: RESULT_SCHEMA_VERSION, tool: { name: 'nh-gate', version: '0.1.0' }, command: o.command, argv: o.argv,
+    schemaVersion: RESULT_SCHEMA_VERSION, tool: TOOL, command: o.command, argv: o.argv,
     runDir, startedAt: now.toISOString(), finishedAt: null, status: 'running',
     recipe: { name: inputs.recipe.name, path: inputs.recipePath },
     golden: { name: inputs.golden.name, revision: inputs.golden.checkpoint.revision, path: inputs.goldenPath },
@@ -136,6 +138,13 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     }
 
     const binaryPath = expandString(inputs.recipe.driver.binary, vars, 'recipe.driver.binary');
+    // A driver or binary that is not there is bad input (exit 2), named before the first leg, never a leg that "crashed".
+    const driver0 = expandArgv(inputs.recipe.driver.argv, vars, 'recipe.driver.argv')[0]!;
+    const absent = [driver0, binaryPath].find((p) => whichProgram(p, inputs.root) === null);
+    if (absent !== undefined) {
+      r.verdict = voidVerdict('MISSING_BINARY', `${absent} does not exist or is not executable (recipe ${inputs.recipePath ?? inputs.recipe.name}: ${absent === driver0 ? 'driver.argv[0]' : 'driver.binary'}) — fix the recipe's path, or check that the build makes it`, 'VOID', 'usage');
+      return await finish('complete');
+    }
     const outcomes: LegOutcome[] = [];
     const ctx = {
       deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: inputs.goldenPath, vars,

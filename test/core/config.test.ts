@@ -73,7 +73,7 @@ describe('gates and goldens', () => {
   it('loadGate returns the sha256 of the file bytes', () => {
     const d = tmp();
     const f = join(d, 'g.json');
-    const text = JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nemotron-h', flag: 'DEVICE_MAMBA' });
+    const text = JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nemotron-h', flag: 'DEVICE_MAMBA', report: 'only' });
     writeFileSync(f, text);
     const g = loadGate(f);
     expect(g.sha256).toBe(sha256(text));
@@ -149,9 +149,9 @@ describe('validate', () => {
     const d = tmp();
     mkdirSync(join(d, 'gates'));
     const g = join(d, 'gates', 'bad.json');
-    writeFileSync(g, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nope', repeats: -1 }));
+    writeFileSync(g, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nope', repeats: -1, report: 'only' }));
     expect(validateFile(g, ROOT).issues).toEqual([`${g}: repeats: Too small: expected number to be >0`]);
-    writeFileSync(g, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nope' }));
+    writeFileSync(g, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nope', report: 'only' }));
     expect(validateFile(g, ROOT).issues[0]).toMatch(new RegExp(`^${g.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: recipe: no recipe named 'nope'; known: .*nemotron-h`));
     mkdirSync(join(d, 'recipes'));
     const r = JSON.parse(readFileSync(join(ROOT, 'recipes/nemotron-h.json'), 'utf8'));
