@@ -6,7 +6,7 @@ import { spanS } from '../exec/clock.js';
 import { NhGateError } from '../errors.js';
 import { expandArgv, expandString, type TemplateVars } from './template.js';
 import { progressWriter, readBuildLog } from './log.js';
-import { sha256File } from './hash.js';
+import { sha256File } from '../io/hash.js';
 import { cellStates, type FeatureParser } from './features.js';
 import { checkRequiredCells } from '../profiles/features.js';
 import type { BuildRecord, ProbeRecord, StepRecord } from './types.js';

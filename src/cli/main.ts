@@ -11,6 +11,7 @@ import { register as golden } from './commands/golden.js';
 import { register as probe } from './commands/probe.js';
 import { EXIT_CODES } from './exit.js';
 import { quietOnClosedPipe } from './pipe.js';
+import { cliMode, noteArgv, printErrorJson } from './output.js';
 
 // The parser alone, exported so tests check parsed options without spawning a process.
 export function createProgram(): Command {
@@ -25,6 +26,7 @@ export function createProgram(): Command {
 
 // Entry point of bin/nh-gate.js.
 export async function main(argv: string[]): Promise<void> {
+  noteArgv(argv);
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
   const program = createProgram();
@@ -34,6 +36,7 @@ export async function main(argv: string[]): Promise<void> {
     if (err instanceof CommanderError) {
       const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
       process.exitCode = ok ? 0 : EXIT_CODES.usage;
+      if (!ok && cliMode.json) printErrorJson('USAGE', err.message.replace(/^error: /, ''), 'see nh-gate --help', 'usage', EXIT_CODES.usage);
       return;
     }
     throw err;

@@ -1,13 +1,9 @@
+import { escapeXml } from '../io/xml.js';
 import { formatReason } from '../verdict/reasons.js';
 import type { RunResult } from '../results/types.js';
 import { legLines } from './text.js';
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-    // XML 1.0 forbids most control characters; a driver's raw output may contain them.
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
-}
+const esc = escapeXml;
 
 const PASS = new Set(['STRICT PASS', 'NEAR-TIE PASS', 'SUPPORTED', 'PASSED', 'MEASURED']);
 const FAIL = new Set(['DIVERGENCE', 'REFUTED', 'SHORT', 'FAILED']);

@@ -4,7 +4,7 @@ import type { Quantity } from '../quantity/types.js';
 import { renderSummaryMd } from '../report/summary.js';
 import { renderJunit } from '../report/junit.js';
 import { abLegsSpec, busyTimelineSpec, renderSvg, type AbLegPoint, type TimelineInput } from '../report/plots.js';
-import { writeAtomic } from './write.js';
+import { writeAtomic } from '../io/atomic.js';
 import type { RunResult } from './types.js';
 
 // Plot inputs gathered while legs run (they are not part of result.json: the raw data is in the leg files).

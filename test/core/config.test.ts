@@ -2,7 +2,8 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadGate, loadGolden, loadRecipe, readSamplesFile, sha256 } from '../../src/config/load.js';
+import { loadGate, loadGolden, loadRecipe, readSamplesFile } from '../../src/config/load.js';
+import { sha256 } from '../../src/io/hash.js';
 import { classify, collectFiles, validateFile } from '../../src/config/validate.js';
 import { NhGateError } from '../../src/errors.js';
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { NhGateError } from '../../errors.js';
 import { runAction } from '../run.js';
+import { printJson } from '../output.js';
 
 // Registers `nh-gate probe`: the silicon of this host and which busy sampler is available, and why not.
 export function register(program: Command): void {
@@ -18,7 +19,8 @@ export function register(program: Command): void {
         }
         const { gatherProbe, renderProbe } = await import('../../sampler/probeReport.js');
         const report = await gatherProbe(deviceIndex);
-        process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : renderProbe(report));
+        if (opts.json) printJson({ ...report });
+        else process.stdout.write(renderProbe(report));
         return 'passed';
       }),
     );
