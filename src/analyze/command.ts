@@ -6,7 +6,7 @@ import { NhGateError } from '../errors.js';
 import { loadGolden, loadRecipe, readSamplesFile } from '../config/load.js';
 import { BUILTIN_PROFILES } from '../profiles/builtin.js';
 import { rejudgeLegLog } from './rejudge.js';
-import { resolveProfile } from '../profiles/registry.js';
+import { resolveProfile } from '../config/profiles.js';
 import type { Profile } from '../profiles/types.js';
 import type { Baseline } from '../config/recipe.js';
 import type { UtilPoint } from '../quantity/busy.js';

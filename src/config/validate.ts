@@ -7,9 +7,9 @@ import { GoldenSchema } from './golden.js';
 import { SampleLineSchema } from './samples.js';
 import { parseJsonl } from '../io/jsonl.js';
 import { MutationTableSchema } from './mutations.js';
-import { ProfileSchema } from '../profiles/schema.js';
+import { ProfileSchema } from './profile.js';
 import { formatZodIssues } from './load.js';
-import { listProfiles, resolveProfile } from '../profiles/registry.js';
+import { listProfiles, resolveProfile } from './profiles.js';
 import { NhGateError } from '../errors.js';
 
 export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'profile';

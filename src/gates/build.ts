@@ -2,7 +2,7 @@ import { buildRecipe } from '../build/build.js';
 import { featureParserFor } from '../build/features.js';
 import type { BuildRecord } from '../build/types.js';
 import { loadRecipe } from '../config/load.js';
-import { resolveProfile } from '../profiles/registry.js';
+import { resolveProfile } from '../config/profiles.js';
 import type { ExitClass } from '../verdict/words.js';
 import { buildExitClass } from '../build/diagnose.js';
 import { NhGateError } from '../errors.js';

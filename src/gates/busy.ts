@@ -10,7 +10,7 @@ import { refused } from '../quantity/make.js';
 import { formatTimedLine } from '../profiles/timed.js';
 import { createRunDir } from '../results/write.js';
 import { writeAtomic } from '../io/atomic.js';
-import { saveRun, type PlotInputs } from '../results/save.js';
+import { saveRun, type PlotInputs } from '../report/save.js';
 import { appendLedger } from '../results/ledger.js';
 import { RESULT_SCHEMA_VERSION, type RunResult } from '../results/types.js';
 import { NhGateError } from '../errors.js';

@@ -14,7 +14,7 @@ import { onInterrupt } from '../exec/interrupt.js';
 import { describeEnd, exitedCleanly, lastLines } from '../exec/types.js';
 import { createRunDir } from '../results/write.js';
 import { writeAtomic } from '../io/atomic.js';
-import { saveRun, type PlotInputs } from '../results/save.js';
+import { saveRun, type PlotInputs } from '../report/save.js';
 import { appendLedger } from '../results/ledger.js';
 import { RESULT_SCHEMA_VERSION, type RunResult, type VerdictRecord } from '../results/types.js';
 import { renderSummaryMd } from '../report/summary.js';

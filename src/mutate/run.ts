@@ -13,7 +13,7 @@ import { suiteKey, treeLayout, type StepOptions } from './steps.js';
 import { buildVars } from '../build/build.js';
 import { diagnoseFailure } from '../build/diagnose.js';
 import { NhGateError } from '../errors.js';
-import { resolveProfile } from '../profiles/registry.js';
+import { resolveProfile } from '../config/profiles.js';
 import type { MutantResult, SourceSpan, SuiteRun, TreeBaseline, VoidReason } from './types.js';
 import { judgeBaseline, judgeMutant, matchesExpectation, rowClass, runClass, type Judgement, type MutantMeasure } from './verdict.js';
 import { baselineSuite, buildBaseline, runMutant, type RebuildMode, type Worker } from './worker.js';

@@ -8,7 +8,7 @@ import { diagnoseFailure, buildExitClass } from '../../src/build/diagnose.js';
 import { buildRecipe } from '../../src/build/build.js';
 import { featureParserFor } from '../../src/build/features.js';
 import { realExecutor } from '../../src/exec/spawn.js';
-import { getProfile } from '../../src/profiles/registry.js';
+import { getProfile } from '../../src/config/profiles.js';
 import { RecipeSchema } from '../../src/config/recipe.js';
 import { NhGateError } from '../../src/errors.js';
 

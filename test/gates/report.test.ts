@@ -8,7 +8,7 @@ import { abLegsSpec, busyTimelineSpec, renderSvg } from '../../src/report/plots.
 import { createRunDir, utcStamp } from '../../src/results/write.js';
 import { writeAtomic } from '../../src/io/atomic.js';
 import { appendLedger, ledgerOnSilicon } from '../../src/results/ledger.js';
-import { resultJson } from '../../src/results/save.js';
+import { resultJson } from '../../src/report/save.js';
 import { RESULT_SCHEMA_VERSION, type RunResult } from '../../src/results/types.js';
 import { refused } from '../../src/quantity/make.js';
 import { leg } from './fixtures.js';

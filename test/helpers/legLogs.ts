@@ -5,7 +5,7 @@ import { readDriverLog, detectProfile } from '../../src/analyze/stream.js';
 import { analyze } from '../../src/analyze/analyze.js';
 import { rejudgeLegLog } from '../../src/analyze/rejudge.js';
 import { loadGolden } from '../../src/config/load.js';
-import { resolveProfile } from '../../src/profiles/registry.js';
+import { resolveProfile } from '../../src/config/profiles.js';
 import { BUILTIN_PROFILES } from '../../src/profiles/builtin.js';
 import { legClass } from '../../src/gates/verdict.js';
 

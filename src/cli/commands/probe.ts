@@ -17,7 +17,7 @@ export function register(program: Command): void {
           if (!/^\d+$/.test(opts.device)) throw new NhGateError('USAGE', `--device ${opts.device} is not a GPU index`, 'pass a non-negative integer, e.g. --device 0');
           deviceIndex = Number(opts.device);
         }
-        const { gatherProbe, renderProbe } = await import('../../sampler/probeReport.js');
+        const { gatherProbe, renderProbe } = await import('../../silicon/probeReport.js');
         const report = await gatherProbe(deviceIndex);
         if (opts.json) printJson({ ...report });
         else process.stdout.write(renderProbe(report));

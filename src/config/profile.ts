@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ROLES } from './types.js';
-import { escapeRegex } from './compile.js';
-import { namedGroups, regexError } from '../config/regex.js';
+import { ROLES } from '../profiles/types.js';
+import { escapeRegex } from '../profiles/compile.js';
+import { namedGroups, regexError } from './regex.js';
 
 // A profile JSON file (a recipe may name one instead of a built-in): validated at the boundary only.
 export const LinePatternSchema = z.strictObject({

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { NhGateError } from '../errors.js';
-import { BUILTIN_PROFILES } from './builtin.js';
-import { ProfileSchema } from './schema.js';
-import { compileProfile } from './compile.js';
-import type { Profile } from './types.js';
-import { formatZodIssues } from '../config/load.js';
+import { BUILTIN_PROFILES } from '../profiles/builtin.js';
+import { ProfileSchema } from './profile.js';
+import { compileProfile } from '../profiles/compile.js';
+import type { Profile } from '../profiles/types.js';
+import { formatZodIssues } from './load.js';
 
 // Names users can pass to --profile.
 export function listProfiles(): string[] {
