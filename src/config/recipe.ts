@@ -65,6 +65,8 @@ export const RecipeSchema = z.object({
     argv: Argv,
     binary: z.string().describe('the binary whose sha256 identifies a leg'),
     goldenArgv: z.array(z.string()).default([]).describe('argv appended when a golden is given; {golden} is replaced'),
+    // The golden file format the driver parses: nh-gate's golden.json, or the engine's oracle.json (vllm.cpp).
+    goldenFormat: z.enum(['nh-gate', 'vllm-cpp-oracle']).default('nh-gate').describe('what {golden} points at: nh-gate golden.json, or a vllm.cpp oracle.json'),
     eventsArgv: z.array(z.string()).default([]).describe('argv appended to request the JSONL event stream; {events} is replaced'),
     modeArgv: z.record(z.string(), z.array(z.string())).default({}),
     env: z.record(z.string(), z.string()).default({}),
