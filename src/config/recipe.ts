@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// argv arrays only (never a shell string); elements may hold {placeholders}: {root} {sourceDir} {buildDir} {arch} {jobs} {checkpoint} {golden} {events} {runDir}.
+// argv arrays only (never a shell string); elements may hold {placeholders}: {root} {cwd} {sourceDir} {buildDir} {arch} {jobs} {checkpoint} {golden} {events} {runDir}.
 const Argv = z.array(z.string().min(1)).min(1);
 
 // One environment flag that selects a code path inside the SAME binary.

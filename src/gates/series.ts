@@ -19,6 +19,7 @@ import type { GateDeps } from './deps.js';
 import type { Inputs } from './setup.js';
 import { checkArch } from './arch.js';
 import { runLeg, type LegOutcome } from './leg.js';
+import { placeDriverGolden } from './driverGolden.js';
 
 export interface SeriesOptions {
   command: 'a3' | 'ab';
@@ -117,7 +118,10 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       return await finish('complete');
     }
 
-    const vars = { ...buildVars(inputs.recipe, inputs.root, arch.arch, jobs), ...(o.checkpoint ? { checkpoint: o.checkpoint } : {}) };
+    const handed = placeDriverGolden(inputs.driverGolden, inputs.goldenPath, runDir);
+    if (handed.note) r.notes.push(handed.note);
+    // {golden} is known to prepare steps too, so a recipe can have its driver parse the golden before a long load.
+    const vars = { ...buildVars(inputs.recipe, inputs.root, arch.arch, jobs), golden: handed.path, ...(o.checkpoint ? { checkpoint: o.checkpoint } : {}) };
     for (const [i, argvT] of inputs.recipe.prepare.entries()) {
       const run = await deps.exec.run({ argv: expandArgv(argvT, vars, `recipe.prepare[${i}]`), cwd: inputs.root, timeoutS: 600 }, { signal: signal });
       if (!exitedCleanly(run)) {
@@ -129,7 +133,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     const binaryPath = expandString(inputs.recipe.driver.binary, vars, 'recipe.driver.binary');
     const outcomes: LegOutcome[] = [];
     const ctx = {
-      deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: inputs.goldenPath, vars,
+      deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: handed.path, vars,
       binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', deviceIndex: 0,
       timeoutS: o.timeoutS ?? inputs.recipe.driver.timeoutS, signal: signal,
     };

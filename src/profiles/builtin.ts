@@ -19,7 +19,9 @@ function engineShapes(): LinePattern[] {
       role: 'counters',
       // Stryker disable next-line StringLiteral,ArrayDeclaration: hints only make matching faster (an empty one is equivalent)
       hint: 'ARM step',
-      regex: String.raw`^(?:{prefix}\s+)?(?<label>ARM step)\s+(?<fields>.*)$`,
+      // vllm.cpp prints its arm trace under its diagnostics tag, `[NH-DIAG] ARM step T=1 nd=1 np=0  …`
+      // (scripts/nemotron-h-a2d1-gpu-gate.sh @ a7237f63), not under the [nemotron-h] prefix.
+      regex: String.raw`^(?:{prefix}\s+|\[NH-DIAG\]\s+)?(?<label>ARM step)\s+(?<fields>.*)$`,
       captures: { label: 'string', fields: 'kv' },
     },
     {
