@@ -80,6 +80,18 @@ describe('a3 --recipe nemotron-h through the stand-in', () => {
     expect(log).toContain('capture: engine configuration UNRECORDED');
   }, 120_000);
 
+  it('a golden with no original is written in the engine format into the run dir, and the driver reads it', async () => {
+    const tiny = join(repoRoot, 'goldens', 'nh-ref-tiny');
+    const r = await nhGate(['a3', '--recipe', 'nemotron-h', '--arch', '121a', '--golden', tiny, '--checkpoint', ckpt, '--json'], GB10);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const res = JSON.parse(r.stdout);
+    const written = join(res.runDir, 'golden', 'oracle.json');
+    expect(res.notes.join('\n')).toContain(`driver golden: ${written}, written in the vllm-cpp-oracle format from ${join(tiny, 'golden.json')}`);
+    expect(res.legs[0].process.argv.slice(-2)).toEqual(['--golden', written]);
+    expect(readFileSync(written, 'utf8')).toMatch(/^\{\n  "vllm": "nh-ref-oracle-f64/);
+    expect(res.verdict.word).toBe('STRICT PASS');
+  }, 60_000);
+
   it('the seeds\' partial CUDA install (feature lines fine, cuBLASLt does not link) is VOID by the probe name', async () => {
     const r = await nhGate(['a3', '--recipe', 'nemotron-h', '--arch', '121a', '--golden', golden, '--checkpoint', ckpt], { ...GB10, NH_STANDIN_NVCC_NO_CUBLASLT: '1' });
     expect(r.exitCode).toBe(3);
