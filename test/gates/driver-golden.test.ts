@@ -10,6 +10,7 @@ import { parseOracleText } from '../../src/oracle/vllmCpp/read.js';
 import { runImport } from '../../src/oracle/run-import.js';
 import { acceptStaged } from '../../src/oracle/store.js';
 import { repoRoot } from '../helpers/engine.js';
+import { collectFiles, validateFile } from '../../src/config/validate.js';
 
 const ORACLE = join(repoRoot, 'test/fixtures/vllm-cpp/at-9735f150/oracle.json');
 const quiet = async <T>(f: () => Promise<T>): Promise<T> => {
@@ -37,7 +38,10 @@ describe('driver golden', () => {
     await acceptStaged(root, 'g');
     const dir = join(root, 'goldens', 'g');
     expect(loadInputs({ command: 'a3', recipe: 'nemotron-h', golden: dir }).driverGolden).toMatchObject({ format: 'vllm-cpp-oracle', handoff: { origin: 'original', path: join(dir, 'oracle.json') } });
+    const sweep = () => collectFiles([], root).map((f) => validateFile(f, root, root));
+    expect(sweep().map((r) => [r.file, r.kind, r.issues])).toEqual([['goldens/g/golden.json', 'golden', []], ['goldens/g/oracle.json', 'oracle', []]]);
     writeFileSync(join(dir, 'oracle.json'), readFileSync(join(dir, 'oracle.json'), 'utf8') + ' ');
+    expect(sweep()[0]!.issues).toEqual(['goldens/g/golden.json: source.sha256: ' + join(dir, 'oracle.json') + ' is not the file this golden was imported from (re-import and accept it)']);
     expect(() => loadInputs({ command: 'a3', recipe: 'nemotron-h', golden: dir })).toThrow(/oracle\.json: sha256 [0-9a-f]{64} is not the [0-9a-f]{64} that .*golden\.json recorded at import/);
   });
 });
