@@ -20,6 +20,7 @@ import type { Inputs } from './setup.js';
 import { checkArch } from './arch.js';
 import { runLeg, type LegOutcome } from './leg.js';
 import { placeDriverGolden } from './driverGolden.js';
+import { requireCheckpoint } from './checkpoint.js';
 
 export interface SeriesOptions {
   command: 'a3' | 'ab';
@@ -68,6 +69,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   const silicon = await deps.detectSilicon();
   const arch = checkArch(o.archClaim, silicon, inputs.recipe);
   if (!arch.ok && arch.usage) throw new NhGateError('USAGE', arch.message, 'pass --arch cpu, 90, 90a, 121a, 110 … (the compute capability of the target GPU)');
+  if (arch.ok) requireCheckpoint(inputs.recipe, o.checkpoint);
   const runDir = createRunDir(o.resultsBase, o.gateName, now);
   const r: RunResult = {
     schemaVersion: RESULT_SCHEMA_VERSION, tool: { name: 'nh-gate', version: '0.1.0' }, command: o.command, argv: o.argv,

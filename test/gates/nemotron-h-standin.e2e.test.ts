@@ -56,6 +56,11 @@ describe('a3 --recipe nemotron-h through the stand-in', () => {
     expect(h200.exitCode).toBe(3);
     expect(h200.stdout).toMatch(/NO_SUCH_SILICON: --arch 121a claims compute capability 12\.1, but this host has Fake H200 \(compute capability 9\.0/);
     expect(existsSync(join(engine, 'build-cuda-121a'))).toBe(false);
+    const noCkpt = await nhGate(['a3', '--recipe', 'nemotron-h', '--arch', '121a', '--golden', golden], GB10);
+    expect(noCkpt.exitCode).toBe(2);
+    expect(noCkpt.stderr).toContain("USAGE: recipe 'nemotron-h' runs its driver with {checkpoint} and no --checkpoint was given");
+    expect(noCkpt.stderr).toContain('fix: pass --checkpoint');
+    expect(existsSync(join(engine, 'build-cuda-121a'))).toBe(false);
   }, 60_000);
 
   it('STRICT PASS on a stand-in GB10: the real recipe builds, probes by a link, hands over the original oracle.json', async () => {
