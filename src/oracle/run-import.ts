@@ -11,6 +11,7 @@ import { oracleToGolden } from './vllmCpp/convert.js';
 import { oracleHandoff } from './vllmCpp/handoff.js';
 import { parseOracleText } from './vllmCpp/read.js';
 
+// Formats `golden import | export --format` know.
 export const GOLDEN_FORMATS = ['vllm-cpp-oracle'] as const;
 
 const say = (s: string): void => { process.stdout.write(s + '\n'); };
@@ -27,6 +28,7 @@ export function defaultGoldenName(file: string): string {
   return base === 'oracle.json' ? basename(dirname(resolve(file))) : base.replace(/\.json$/, '');
 }
 
+// Normalized options of `golden import`.
 export interface ImportRequest { root: string; file: string; format: string | undefined; name: string | undefined; json: boolean }
 
 // `golden import`: the engine's file → a STAGED golden (plus its original, byte for byte) and the review diff.
@@ -63,6 +65,7 @@ export async function runImport(req: ImportRequest): Promise<ExitClass> {
   return 'passed';
 }
 
+// Normalized options of `golden export`.
 export interface ExportRequest { root: string; golden: string; format: string | undefined; out: string; json: boolean }
 
 // `golden export`: the file a vllm.cpp driver would be handed for a golden (the original when imported).

@@ -34,6 +34,7 @@ describe('golden import --format vllm-cpp-oracle', () => {
     expect(imp.out).toContain('oracle            vllm 0.23.1rc1.dev1511+g555967922');
     expect(imp.out).toContain('engine config     recorded: no');
     expect(imp.out).toContain('licenses no NEAR-TIE PASS');
+    expect(imp.out).toMatch(/source {12}vllm-cpp-oracle: oracle\.json beside it, sha256 659c26bd2301317d/);
     expect(imp.out).toContain(`STAGED, not accepted. After review: nh-gate golden accept ${NAME}`);
     const committedDir = join(root, 'goldens', NAME);
     expect(existsSync(committedDir)).toBe(false);

@@ -3,6 +3,7 @@
 // ReadBoolAfter). It is a key scanner, not a JSON parser: nh-gate runs it beside its JSON reading so a file
 // the two would read differently is refused instead of judged against tokens the engine never compared.
 
+// What the driver takes from the file.
 export interface ScannedGolden {
   vllm: string;
   model: string;

@@ -13,6 +13,7 @@ const TokenId = z
   .nonnegative('a token id cannot be negative')
   .max(2147483647, 'a token id must fit in int32 (the engine reads ids as int32_t)');
 
+// One prompt of the engine's golden: its text, its pre-tokenized ids, and the ids the oracle generated.
 export const OracleEntrySchema = z
   .object({
     prompt: z.string(),
@@ -23,6 +24,7 @@ export const OracleEntrySchema = z
   })
   .strict();
 
+// The capture block (#926): open, with the fields nh-gate maps onto a golden's provenance typed.
 export const OracleCaptureSchema = z
   .object({
     engine_config_recorded: z.boolean().optional(),
@@ -34,6 +36,7 @@ export const OracleCaptureSchema = z
   })
   .passthrough();
 
+// The whole oracle.json.
 export const OracleDocSchema = z
   .object({
     vllm: z.string().min(1, 'empty: the oracle version is the golden\'s provenance'),
