@@ -118,7 +118,7 @@ describe('a3 --recipe nemotron-h through the stand-in', () => {
 describe('ab --flag DEVICE_MAMBA and analyze through the same recipe', () => {
   it('one binary, flag off vs on, every leg token-gated; analyze re-reads a leg log with the 121a baselines', async () => {
     const r = await nhGate(['ab', '--recipe', 'nemotron-h', '--flag', 'DEVICE_MAMBA', '--arch', '121a', '--golden', golden, '--checkpoint', ckpt, '--repeats', '2', '--json'], { ...GB10, STANDIN_TOKEN_MS: '8' });
-    expect([0, 1, 3]).toContain(r.exitCode);
+    expect(r.exitCode, r.stderr).toBe(0); // no gate: the ratio is measured, nothing pre-registered to judge it against
     const res = JSON.parse(r.stdout);
     expect(res.legs).toHaveLength(4);
     expect(res.legs.every((l: { verdict: string }) => l.verdict === 'STRICT PASS')).toBe(true);
