@@ -117,6 +117,12 @@ describe('nemotron-h profile', () => {
     expect(read(['[nemotron-h] TOKEN MATCH: 96/96 over 3 prompt(s) (full rows=3, sh']).tokenMatch).toHaveLength(0);
   });
 
+  it('vllm.cpp prints its arm trace under [NH-DIAG] (scripts/nemotron-h-a2d1-gpu-gate.sh): read, by field', () => {
+    const r = read(['[NH-DIAG] ARM step T=1 nd=1 np=0  state_update_rows=23 chunk_scan_calls=0']);
+    expect(r.counters.total).toBe(1);
+    expect(r.counters.records[0]?.fields).toMatchObject({ T: 1, nd: 1, np: 0, state_update_rows: 23, chunk_scan_calls: 0 });
+  });
+
   it('prefix matters: another engine’s load line is not this engine’s', () => {
     expect(read(['[nh-ref] engine loaded in 3s']).load).toBeNull();
     expect(read(['[nh-ref] engine loaded in 3s'], NH_REF).load?.loadS).toBe(3);
