@@ -9,6 +9,8 @@ export interface BusySamplerOptions {
   // Poll period: NVML default 250 ms for clocks/reasons/GPM (the driver's buffered ~200 ms utilization samples are
   // drained every 2 s: one drain costs ~1.5 ms of CPU), nvidia-smi default 100 ms.
   periodMs?: number;
+  // NVML: how often the driver's buffered utilization samples are drained (default 2000 ms).
+  utilEveryMs?: number;
   // NVML GPM pair spacing (default 500 ms, never below 100 ms: shorter pairs read 0.0 with success).
   gpmIntervalMs?: number;
   samplesPath: string;

@@ -9,6 +9,10 @@ export interface Silicon {
   driverVersion: string | null;
   cudaDriverVersion: string | null;
   maxSmClockMHz: number | null;
+  // Recorded beside the identity (not part of the key): persistence mode and the application clocks, when NVML reads them.
+  persistenceMode?: boolean | null;
+  appSmClockMHz?: number | null;
+  appMemClockMHz?: number | null;
   cpuModel: string;
   source: 'nvml' | 'nvidia-smi' | 'none' | 'claimed';
 }

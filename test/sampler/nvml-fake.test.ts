@@ -57,7 +57,7 @@ describe('addon over the stand-in NVML', () => {
     expect(codeOf(() => new b.Sampler({}).drain())).toBe('SAMPLER_NOT_STARTED');
     expect(codeOf(() => new b.Sampler({ periodMs: 1 }))).toBe('BAD_ARGUMENT');
     expect(codeOf(() => new b.Sampler({ deviceIndex: 5 }).start())).toBe('NO_SUCH_DEVICE');
-    const s = new b.Sampler({ periodMs: 20, tailMs: 0 });
+    const s = new b.Sampler({ periodMs: 20, utilEveryMs: 20, tailMs: 0 });
     s.start();
     expect(codeOf(() => s.start())).toBe('SAMPLER_ALREADY_STARTED');
     await s.stop();
@@ -70,9 +70,10 @@ describe('addon over the stand-in NVML', () => {
 
   it('samples a window end to end: timestamps land on the harness clock, busy is time-weighted, unsupported metrics are named', async () => {
     process.env.FAKE_NVML_UTIL_PCT = '40';
+    process.env.FAKE_NVML_CLOCK_REASONS = '4'; // SwPowerCap on every read
     const samplesPath = join(dir, 'ok.jsonl');
     const t0 = monoS();
-    const s = await openBusySampler({ samplesPath, periodMs: 50, gpmIntervalMs: 100 });
+    const s = await openBusySampler({ samplesPath, periodMs: 50, utilEveryMs: 50, gpmIntervalMs: 100 });
     expect(s.backend).toBe('nvml');
     // Lines are written while running (the JS side drains the thread every second).
     const written = () => readFileSync(samplesPath, 'utf8').trim().split('\n').length;
@@ -113,7 +114,7 @@ describe('addon over the stand-in NVML', () => {
   it('NVML failing mid-window keeps the samples so far and marks the result partial', async () => {
     const samplesPath = join(dir, 'fail.jsonl');
     process.env.FAKE_NVML_FAIL_AT_MONO_S = String(monoS() + 0.6);
-    const s = await openBusySampler({ samplesPath, periodMs: 50 });
+    const s = await openBusySampler({ samplesPath, periodMs: 50, utilEveryMs: 50 });
     await sleep(1000);
     const r = await s.stop();
     expect(r.partial).toBe(true);
@@ -133,7 +134,7 @@ describe('addon over the stand-in NVML', () => {
   it('driver samples alone failing mid-window also end the window as partial (other queries still fine)', async () => {
     const samplesPath = join(dir, 'fail-samples.jsonl');
     process.env.FAKE_NVML_SAMPLES_FAIL_AT_MONO_S = String(monoS() + 0.5);
-    const s = await openBusySampler({ samplesPath, periodMs: 50 });
+    const s = await openBusySampler({ samplesPath, periodMs: 50, utilEveryMs: 50 });
     await sleep(900);
     const r = await s.stop();
     expect(r.partial).toBe(true);
@@ -144,7 +145,7 @@ describe('addon over the stand-in NVML', () => {
   it('MIG enabled: utilization samples and GPM are named unsupported, and the file has no util line (NO_SAMPLES, not 0%)', async () => {
     process.env.FAKE_NVML_MIG = '1';
     const samplesPath = join(dir, 'mig.jsonl');
-    const s = await openBusySampler({ samplesPath, periodMs: 50 });
+    const s = await openBusySampler({ samplesPath, periodMs: 50, utilEveryMs: 50 });
     await sleep(200);
     const r = await s.stop();
     expect(r.count).toBe(0);

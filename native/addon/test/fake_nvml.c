@@ -12,7 +12,7 @@
  *   FAKE_NVML_INIT_FAIL=code   nvmlInit_v2 returns code
  *   FAKE_NVML_CLOCK=monotonic  stamp samples on CLOCK_MONOTONIC instead of CLOCK_REALTIME
  *   FAKE_NVML_NO_GPM=1         device reports no GPM support
- *   FAKE_NVML_CLOCK_REASONS=m  clock-event reason mask of every read (e.g. 4 = SwPowerCap)
+ *   FAKE_NVML_CLOCK_REASONS=m  clock-event reason mask of every read (default 0; 4 = SwPowerCap)
  *   FAKE_NVML_SM_MHZ=n         current SM clock (default 1755) */
 #include <stdlib.h>
 #include <string.h>
@@ -78,12 +78,7 @@ nvmlReturn_t nvmlDeviceGetCudaComputeCapability(void* dev, int* a, int* b) { DEV
 nvmlReturn_t nvmlDeviceGetMaxClockInfo(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : 1980; return 0; }
 nvmlReturn_t nvmlDeviceGetClockInfo(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : (unsigned)env_l("FAKE_NVML_SM_MHZ", 1755); return 0; }
 nvmlReturn_t nvmlDeviceGetApplicationsClock(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : 1755; return 0; }
-/* FAKE_NVML_CLOCK_REASONS=mask: the clock-event reasons every read reports (default 0: none). */
-nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(void* dev, unsigned long long* mask) {
-  DEV_GUARD(dev);
-  *mask = (unsigned long long)env_l("FAKE_NVML_CLOCK_REASONS", 0);
-  return 0;
-}
+
 nvmlReturn_t nvmlDeviceGetPersistenceMode(void* dev, int* m) { DEV_GUARD(dev); *m = 1; return 0; }
 nvmlReturn_t nvmlDeviceGetMigMode(void* dev, unsigned int* cur, unsigned int* pend) { DEV_GUARD(dev); *cur = *pend = (unsigned)mig(); return 0; }
 nvmlReturn_t nvmlDeviceGetUtilizationRates(void* dev, unsigned int* u) {
@@ -92,7 +87,7 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(void* dev, unsigned int* u) {
   u[1] = 7;
   return 0;
 }
-nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(void* dev, unsigned long long* mask) { DEV_GUARD(dev); *mask = 0x4; return 0; }
+nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(void* dev, unsigned long long* mask) { DEV_GUARD(dev); *mask = (unsigned long long)env_l("FAKE_NVML_CLOCK_REASONS", 0); return 0; }
 
 nvmlReturn_t nvmlDeviceGetSamples(void* dev, int type, unsigned long long lastSeen, int* vt, unsigned int* count, sample_t* out) {
   DEV_GUARD(dev);
