@@ -266,7 +266,8 @@ void Sampler::pollRest(double now, double* nextProcsS) {
 
 void Sampler::run() {
   double cpu0 = threadCpuS();
-  double nextProcs = 0, nextUtil = 0;
+  // start() has just drained the driver's buffer, so the first drain here waits a full utilEveryMs.
+  double nextProcs = 0, nextUtil = monoNowS() + opts_.utilEveryMs / 1000.0;
   auto next = std::chrono::steady_clock::now();
   for (;;) {
     double now = monoNowS();
@@ -292,8 +293,7 @@ void Sampler::run() {
     double c0 = threadCpuS();
     double deadline = monoNowS() + opts_.tailMs / 1000.0;
     bool covered = false;
-    pollUtil(&covered);
-    if (!covered) std::this_thread::sleep_for(std::chrono::milliseconds(std::min(250u, opts_.tailMs)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(250u, opts_.tailMs)));
     while (!covered && !meta_.failed && monoNowS() < deadline) {
       pollUtil(&covered);
       if (!covered) std::this_thread::sleep_for(std::chrono::milliseconds(100));

@@ -19,7 +19,7 @@ struct SamplerOptions {
   unsigned periodMs = 250;        // tick: poll utilization, clocks and clock-event reasons; GPM when due
   unsigned utilEveryMs = 2000;    // drain the driver's buffered utilization samples this often
   unsigned gpmIntervalMs = 500;   // GPM pairs closer than 100 ms read 0.0 with success: never below 100
-  unsigned procsEveryMs = 1000;
+  unsigned procsEveryMs = 2000;
   unsigned tailMs = 1000;  // after stop, wait this long at most for the driver sample covering the stop instant
 };
 
