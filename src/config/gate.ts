@@ -27,6 +27,7 @@ export const GateSchema = z.object({
   arms: z.object({ A: z.enum(['on', 'off']), B: z.enum(['on', 'off']) }).optional(),
   env: z.record(z.string(), z.string()).default({}).describe('environment held constant across every leg'),
   table: z.string().optional().describe('mutation table, for kind mutate'),
+  voidIfThrottled: z.boolean().optional().describe('a leg whose SM clock was held down (power, thermal, hardware slowdown) in its window is VOID (THROTTLED)'),
 });
 
 export type Gate = z.infer<typeof GateSchema>;

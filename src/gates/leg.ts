@@ -17,6 +17,8 @@ import type { GateDeps } from './deps.js';
 import { interTokenS, readEngineEvents } from './events.js';
 import { judgeLeg } from './judge.js';
 import { formatTimedLine } from '../profiles/timed.js';
+import type { GpmPoint } from '../quantity/activity.js';
+import type { ClockPoint } from '../quantity/clocks.js';
 
 // What every leg of a series shares.
 export interface LegContext {
@@ -32,6 +34,8 @@ export interface LegContext {
   silicon: Silicon;
   // Sample the GPU (a GPU is present and the arch is a device arch).
   sampleGpu: boolean;
+  // The gate's voidIfThrottled: a leg with a slowdown clock-event reason in its window is VOID (THROTTLED).
+  voidIfThrottled?: boolean;
   deviceIndex: number;
   timeoutS: number;
   signal: AbortSignal;
@@ -102,12 +106,19 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   writeAtomic(join(ctx.runDir, logRel), run.lines.map((l) => formatTimedLine(monoS(l.tNs), l.text)).join('\n') + (run.lines.length ? '\n' : ''));
 
   let util: Array<{ tS: number; gpuPct: number; periodS?: number }> = [];
+  const gpm: GpmPoint[] = [];
+  const clocks: ClockPoint[] = [];
+  let gpmStatus: string | null = null;
   let nominalPeriodS: number | null = null;
   if (stopped?.samplesPath) {
     const file = await readSamplesFile(stopped.samplesPath);
     nominalPeriodS = file.header?.nominalPeriodMs ? file.header.nominalPeriodMs / 1000 : null;
+    const status = file.header?.sampler?.['gpmStatus'];
+    gpmStatus = typeof status === 'string' ? status : null;
     for (const s of file.samples) {
       if (s.kind === 'util') util.push(s.periodS !== undefined ? { tS: s.tS, gpuPct: s.gpuPct, periodS: s.periodS } : { tS: s.tS, gpuPct: s.gpuPct });
+      if (s.kind === 'gpm') gpm.push(s);
+      if (s.kind === 'clock') clocks.push({ tS: s.tS, smMHz: s.smMHz, eventReasons: s.eventReasons });
       if (s.kind === 'procs') {
         contentionChecked = true;
         for (const pid of s.pids) if (pid !== run.pid) foreign.add(pid);
@@ -124,7 +135,8 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     flagEnv: Object.fromEntries(Object.values(ctx.recipe.flags).filter((f) => f.env in planned.env).map((f) => [f.env, planned.env[f.env]!])),
     binarySha256, run, originNs: ctx.originNs, report, events, golden: ctx.golden,
     deviceClaim: deviceClaim(ctx.recipe, planned.env),
-    busy: ctx.sampleGpu ? { util, nominalPeriodS, backend: stopped?.backend ?? null, note: samplerNote, foreignPids: [...foreign], contentionChecked } : null,
+    busy: ctx.sampleGpu ? { util, nominalPeriodS, backend: stopped?.backend ?? null, note: samplerNote, foreignPids: [...foreign], contentionChecked, gpm, clocks, gpmStatus } : null,
+    voidIfThrottled: ctx.voidIfThrottled ?? false,
     silicon: ctx.silicon,
     files: { log: logRel, events: eventsRel, samples: stopped?.samplesPath ? samplesRel : null },
   });

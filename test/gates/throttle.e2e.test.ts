@@ -1,0 +1,72 @@
+import { describe, expect, it, beforeAll, afterEach } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadInputs } from '../../src/gates/setup.js';
+import { runAb } from '../../src/gates/ab.js';
+import { realDeps } from '../../src/gates/deps.js';
+import { fakeRepo } from './fake.js';
+import { ensureAddonBuilt, FAKE_NVML, pathWithSmi } from '../sampler/helpers.js';
+
+// The real sampler (NVML addon) over the stand-in NVML (native/addon/test/fake_nvml.c): a clock-event reason
+// the fake reports on every read reaches the leg as THROTTLED, and a gate with voidIfThrottled voids the leg.
+function isolate(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-results-'));
+  process.env.NH_GATE_LOCK = join(dir, 'gpu.lock');
+  return dir;
+}
+
+function gate(root: string, voidIfThrottled: boolean): string {
+  const path = join(root, `throttle-${voidIfThrottled}.json`);
+  writeFileSync(path, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'throttle', recipe: 'fake', flag: 'FLAG', repeats: 1, ...(voidIfThrottled ? { voidIfThrottled: true } : {}) }));
+  return path;
+}
+
+describe('clocks per leg through the stand-in NVML', () => {
+  beforeAll(() => {
+    ensureAddonBuilt();
+    process.env.NH_GATE_NVML_LIBRARY = FAKE_NVML;
+    process.env.PATH = pathWithSmi(false);
+    process.env.FAKE_NVML_NO_PROCS = '1';
+  }, 300_000);
+  afterEach(() => {
+    delete process.env.FAKE_NVML_CLOCK_REASONS;
+    delete process.env.FAKE_NVML_SM_MHZ;
+  });
+
+  it('flags a power-capped leg and voids it where the gate asks (THROTTLED)', async () => {
+    process.env.FAKE_NVML_CLOCK_REASONS = '4'; // SwPowerCap
+    process.env.FAKE_NVML_SM_MHZ = '1410';
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '0.8' });
+    const inputs = loadInputs({ command: 'ab', recipe: repo.recipePath, gate: gate(repo.root, true) }, repo.root);
+    const out = await runAb({ argv: [], inputs, arch: '90', seed: 1, mode: 'decode', jobs: 1, resultsBase: isolate() }, await realDeps());
+    const leg = out.result.legs[0]!;
+    expect(leg.clocks).toMatchObject({ throttled: true, throttleReasons: ['SwPowerCap'] });
+    expect(leg.quantities.smClockMin).toMatchObject({ status: 'measured', value: 1410, unit: 'MHz' });
+    expect(leg.verdict).toBe('VOID');
+    expect(leg.voidReasons.join(' ')).toMatch(/^THROTTLED: clock-event reason\(s\) SwPowerCap/);
+    expect(leg.quantities.perOutputToken).toMatchObject({ status: 'refused', reason: 'THROTTLED' });
+    expect(out.exitClass).toBe('void');
+  }, 60_000);
+
+  it('flags the same leg without voiding it when the gate does not ask, and reports GPM beside busy', async () => {
+    process.env.FAKE_NVML_CLOCK_REASONS = '4';
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '1.2' });
+    const inputs = loadInputs({ command: 'ab', recipe: repo.recipePath, gate: gate(repo.root, false) }, repo.root);
+    const out = await runAb({ argv: [], inputs, arch: '90', seed: 1, mode: 'decode', jobs: 1, resultsBase: isolate() }, await realDeps());
+    const leg = out.result.legs[0]!;
+    expect(leg.clocks?.throttled).toBe(true);
+    expect(leg.verdict).toBe('STRICT PASS');
+    expect(leg.quantities.smUtil).toMatchObject({ status: 'measured', unit: '%', kind: 'gpmActivity' });
+    expect(leg.quantities.busy).toMatchObject({ status: 'measured' });
+  }, 60_000);
+
+  it('an unthrottled leg is not flagged', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '0.8' });
+    const inputs = loadInputs({ command: 'ab', recipe: repo.recipePath, gate: gate(repo.root, true) }, repo.root);
+    const out = await runAb({ argv: [], inputs, arch: '90', seed: 1, mode: 'decode', jobs: 1, resultsBase: isolate() }, await realDeps());
+    const leg = out.result.legs[0]!;
+    expect(leg.clocks).toMatchObject({ throttled: false, throttleReasons: [] });
+    expect(leg.verdict).toBe('STRICT PASS');
+  }, 60_000);
+});
