@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CriteriaSchema } from './criteria.js';
 
 // A hypothesis written BEFORE the measurement; the verdict is computed against it.
 export const HypothesisSchema = z.object({
@@ -21,6 +22,8 @@ export const GateSchema = z.object({
   arch: z.string().optional(),
   mode: z.enum(['decode', 'fresh-prefill', 'both']).default('decode'),
   hypothesis: HypothesisSchema.optional(),
+  // Several pre-registered criteria with a combine rule (src/config/criteria.ts); not together with hypothesis.
+  criteria: CriteriaSchema.optional(),
   repeats: z.number().int().positive().default(4),
   order: z.enum(['abba', 'random']).default('abba'),
   // Flag value per arm of an A/B; default A=off (control), B=on (treatment). Equal values make a null A/B.
@@ -28,7 +31,7 @@ export const GateSchema = z.object({
   env: z.record(z.string(), z.string()).default({}).describe('environment held constant across every leg'),
   table: z.string().optional().describe('mutation table, for kind mutate'),
   voidIfThrottled: z.boolean().optional().describe('a leg whose SM clock was held down (power, thermal, hardware slowdown) in its window is VOID (THROTTLED)'),
-});
+}).refine((g) => !(g.hypothesis && g.criteria), { message: "a gate registers either 'hypothesis' or 'criteria', not both — move the hypothesis into criteria.metrics", path: ['criteria'] });
 
 export type Gate = z.infer<typeof GateSchema>;
 export type Hypothesis = z.infer<typeof HypothesisSchema>;
