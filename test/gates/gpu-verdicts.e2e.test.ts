@@ -70,3 +70,32 @@ describe('clocks per leg through the stand-in NVML', () => {
     expect(leg.verdict).toBe('STRICT PASS');
   }, 60_000);
 });
+
+describe('an ab gate with criteria, end to end over stand-in legs', () => {
+  it('prints each criterion with its interval and the combined word; a null flag is REFUTED as smaller, not opposite', async () => {
+    const { depsWithFakeGpu } = await import('./fake.js');
+    const { runLines } = await import('../../src/report/text.js');
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '0.3' });
+    const path = join(repo.root, 'criteria.json');
+    writeFileSync(path, JSON.stringify({
+      schemaVersion: 1, kind: 'ab', name: 'crit', recipe: 'fake', flag: 'FLAG', repeats: 2,
+      criteria: { statement: 's', combine: 'all', metrics: [
+        { metric: 'busyFraction', form: 'points', expect: 'on-higher', atLeastPoints: 10 },
+        { metric: 'perOutputToken', form: 'ratio', expect: 'on-lower', atLeastPct: 50 },
+      ] },
+    }));
+    const inputs = loadInputs({ command: 'ab', recipe: repo.recipePath, gate: path }, repo.root);
+    const out = await runAb({ argv: [], inputs, arch: '90', seed: 1, mode: 'decode', jobs: 1, resultsBase: isolate() }, await depsWithFakeGpu());
+    expect(out.result.verdict.word).toBe('REFUTED');
+    expect(out.exitClass).toBe('failed');
+    expect(out.result.quantities.busyFractionPoints).toMatchObject({ status: 'measured', value: 0, unit: 'points' });
+    expect(out.result.quantities.perOutputTokenRatio).toMatchObject({ status: 'measured', unit: 'x' });
+    const text = runLines(out.result).join('\n');
+    expect(text).toMatch(/busyFraction points B − A \(flag on − off\) 0 points/);
+    expect(text).toMatch(/criterion busyFractionPoints: 95% interval \[0\.00, 0\.00\] lies entirely outside the criterion B − A ≥ 10\.00 points .*: the effect is smaller than pre-registered/);
+    expect(text).toMatch(/2 criteria, combined by 'all' \(all must hold\): 0 SUPPORTED, 2 REFUTED, 0 UNRESOLVED/);
+    const saved = (out.result.comparison as { criteria: { combine: string; results: Array<{ word: string; refutedAs: string }> } }).criteria;
+    expect(saved.combine).toBe('all');
+    expect(saved.results.map((r) => r.refutedAs)).toEqual(['smaller', 'smaller']);
+  }, 60_000);
+});
