@@ -2,7 +2,8 @@
 # The H200 run of issue #11 (GPU verdicts), sent through the device tool from a copy of this worktree:
 #   scripts/gpu/i11-stage.sh here (stages .i11/ in the session's checkout), then
 #   run(command="bash .i11/go.sh STEPS", carry=[".i11"]) — go.sh unpacks the worktree into /tmp/w and runs this.
-# STEPS (comma list): probe,build,tests,a3,ab-medium,ab-long,calibrate,busy — each writes $OUT/<step>.txt.
+# STEPS (comma list): probe,build,tests,ab-long,busy,calibrate,a3,ab-medium (run in that order) — each step's
+# output is appended to $OUT/all.txt as it finishes, so a run cut short still returns what it did.
 # Results: at most 8 files in $OUT (the run directories go into one runs.tgz).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,7 +27,9 @@ nh() { # nh NAME ARGS...: one nh-gate command into $OUT/NAME.txt (stdout+stderr)
   local rc=$?
   echo "$name $rc $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1fs", b-a}')" >> "$ROOT/.gpu/exit-codes.txt"
   say "exit $rc ($name)"
+  { echo "===== $name: nh-gate $*"; cat "$ROOT/.gpu/$name.txt"; } >> "$OUT/all.txt"  # kept even if a later step runs out of time
 }
+keep() { tar -czf "$OUT/runs.tgz" .nh-gate/runs .nh-gate/ledger.jsonl $( [ -d .gpu/calibrate ] && echo .gpu/calibrate ) 2>>"$LOG"; }
 : > "$ROOT/.gpu/exit-codes.txt"
 has probe && nh probe probe
 has build && nh build build --arch "$ARCH" --flag DEVICE_MAMBA --jobs "$JOBS"
@@ -34,20 +37,23 @@ if has tests; then
   say "device doctest cases"
   .nh-gate/build/nh-ref-$ARCH/nh-ref-tests --test-case='device*' > .gpu/tests.txt 2>&1; echo "tests $?" >> .gpu/exit-codes.txt
 fi
-has a3 && nh a3-medium a3 --recipe nh-ref-medium --arch "$ARCH" --jobs "$JOBS"
-has ab-medium && nh ab-medium ab --gate gates/nh-ref/device-ab-medium.json --arch "$ARCH" --jobs "$JOBS"
-has ab-long && nh ab-long ab --flag DEVICE_MAMBA --gate gates/nh-ref/device-ab-long.json --arch "$ARCH" --jobs "$JOBS"
-has ab-long-json && nh ab-long-json ab --flag DEVICE_MAMBA --gate gates/nh-ref/device-ab-long.json --arch "$ARCH" --jobs "$JOBS" --json
+has ab-long && { nh ab-long ab --flag DEVICE_MAMBA --gate gates/nh-ref/device-ab-long.json --arch "$ARCH" --jobs "$JOBS"; keep; }
 if has calibrate || has busy; then sh native/calibrate/build.sh >> "$LOG" 2>&1; fi
 if has calibrate; then
   say "calibrate"
   node scripts/calibrate/run.mjs --out .gpu/calibrate --seconds "${NH_CAL_SECONDS:-4}" > .gpu/calibrate.txt 2>&1; echo "calibrate $?" >> .gpu/exit-codes.txt
+  { echo "===== calibrate"; cat .gpu/calibrate.txt; } >> "$OUT/all.txt"; keep
 fi
 if has busy; then
-  nh busy-marker busy --end-marker 'duty done' -- native/calibrate/build/nh-duty --duty 0.33 --seconds 3 --variant full-gpu
-  nh busy-nomarker busy --end-marker 'never printed' -- native/calibrate/build/nh-duty --duty 0.33 --seconds 1 --variant full-gpu
+  # A known 80% duty load, then 1 s of idle teardown: the marker window and the last-line window exclude it.
+  duty="echo duty start; native/calibrate/build/nh-duty --duty 0.8 --seconds 3 --variant full-gpu; echo duty done; sleep 1"
+  nh busy-marker busy --start-marker 'duty start' --end-marker 'duty done' -- sh -c "$duty"
+  nh busy-lastline busy -- sh -c "$duty"
+  nh busy-never busy --end-marker 'never printed' -- sh -c "$duty"
 fi
+has a3 && nh a3-medium a3 --recipe nh-ref-medium --arch "$ARCH" --jobs "$JOBS"
+has ab-medium && nh ab-medium ab --gate gates/nh-ref/device-ab-medium.json --arch "$ARCH" --jobs "$JOBS"
+[ -f .gpu/tests.txt ] && { echo "===== device doctest cases"; cat .gpu/tests.txt; } >> "$OUT/all.txt"
 cat .gpu/exit-codes.txt | tee -a "$LOG"
-tar -czf "$OUT/runs.tgz" .nh-gate/runs .nh-gate/ledger.jsonl .gpu/calibrate 2>>"$LOG"
-cat .gpu/*.txt > "$OUT/all.txt" 2>/dev/null
+keep
 ls -la "$OUT" | tee -a "$LOG"
