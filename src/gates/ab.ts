@@ -89,7 +89,7 @@ export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome
         const speed = compareArms({ legs: legs.map((l) => l.record), metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: o.seed });
         quantities.perTokenRatio = speed.ratio;
       }
-      const notes = [...r.notes.filter((n) => !n.startsWith('spreads beside') && !n.startsWith('the arms did') && !n.startsWith('counters that') && !n.startsWith('the engine printed no counters') && !n.startsWith('hypothesis:')), ...comparisonNotes(c)];
+      const notes = [...r.notes.filter((n) => !n.startsWith('spreads beside') && !n.startsWith('the arms did') && !n.startsWith('counters that') && !n.startsWith('the engine printed no counters') && !n.startsWith('hypothesis:') && !n.startsWith('criterion ')), ...comparisonNotes(c)];
       if (judged) notes.push(...judged.results.map((j) => `criterion ${j.text}`));
       const comparison = {
         metric: c.metric, numerator: c.numerator, ci: c.ci, spreads: c.spreads, counterDiff: c.counterDiff, armsDiffered: c.armsDiffered, hypothesis: c.verdict, arms,
