@@ -94,6 +94,8 @@ describe('an ab gate with criteria, end to end over stand-in legs', () => {
     expect(text).toMatch(/busyFraction points B − A \(flag on − off\) 0 points/);
     expect(text).toMatch(/criterion busyFractionPoints: 95% interval \[0\.00, 0\.00\] lies entirely outside the criterion B − A ≥ 10\.00 points .*: the effect is smaller than pre-registered/);
     expect(text).toMatch(/2 criteria, combined by 'all' \(all must hold\): 0 SUPPORTED, 2 REFUTED, 0 UNRESOLVED/);
+    // Notes are rebuilt after every leg: each criterion line appears once, not once per leg.
+    expect(out.result.notes.filter((n) => n.startsWith('criterion busyFractionPoints'))).toHaveLength(1);
     const saved = (out.result.comparison as { criteria: { combine: string; results: Array<{ word: string; refutedAs: string }> } }).criteria;
     expect(saved.combine).toBe('all');
     expect(saved.results.map((r) => r.refutedAs)).toEqual(['smaller', 'smaller']);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SampleLineSchema, type SampleLine } from '../../src/config/samples.js';
+import { siliconFromNvml } from '../../src/silicon/detect.js';
 import { ensureAddonBuilt, FAKE_NVML, monoS, pathWithSmi } from './helpers.js';
 
 ensureAddonBuilt();
@@ -49,6 +50,9 @@ describe('addon over the stand-in NVML', () => {
     expect(p.processesSymbol).toBe('nvmlDeviceGetComputeRunningProcesses_v2'); // _v3 absent → _v2
     expect(p.eventReasonsSymbol).toBe('nvmlDeviceGetCurrentClocksThrottleReasons'); // newer name absent → older
     expect(p.devices[0]).toMatchObject({ name: 'Fake H200', ccMajor: 9, ccMinor: 0, persistenceMode: true, mig: { current: false }, gpmSupported: true });
+    // Persistence mode and the application clocks reach the silicon record (beside the identity, not in its key).
+    expect(p.devices[0]).toMatchObject({ appSmClockMHz: 1755, appMemClockMHz: 3201 });
+    expect(siliconFromNvml(p.devices[0]!, p, 'cpu')).toMatchObject({ persistenceMode: true, appSmClockMHz: 1755, appMemClockMHz: 3201 });
   });
 
   it('stop() without start(), start() twice, stop() twice and bad options are named errors', async () => {
