@@ -6,6 +6,7 @@ import { runSeries, type SeriesOutcome } from './series.js';
 import { compareArms, type ComparisonResult } from './compare.js';
 import { worstClass, hypothesisClass, isPass, type ExitClass } from '../verdict/words.js';
 import { legClass, legWhy } from './verdict.js';
+import { checkCriteriaProducible, judgeCriteria, type CriteriaResult } from './criteria.js';
 
 export interface AbOptions {
   argv: string[];
@@ -66,6 +67,9 @@ export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome
   const order = o.order ?? gate?.gate.order ?? 'abba';
   const arms = gate?.gate.arms ?? { A: 'off' as const, B: 'on' as const };
   const hypothesis = gate?.gate.hypothesis ?? null;
+  const criteria = gate?.gate.criteria ?? null;
+  if (criteria && gate) checkCriteriaProducible(criteria, recipe, gate.path);
+  const onArm: 'A' | 'B' = arms.B === 'on' || arms.A !== 'on' ? 'B' : 'A';
   const metric = hypothesis?.metric ?? 'perOutputToken';
   return runSeries({
     command: 'ab', argv: o.argv, inputs: o.inputs, archClaim: o.arch ?? gate?.gate.arch, jobs: o.jobs,
@@ -75,15 +79,27 @@ export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome
     plan: () => planAb({ recipe, gate: gate?.gate ?? null, flag, repeats, order, seed: o.seed, mode: o.mode, armValues: arms }),
     finalize: (r, legs, done) => {
       const c = compareArms({ legs: legs.map((l) => l.record), metric, armFlagValues: arms, hypothesis, seed: o.seed });
-      const quantities: RunResult['quantities'] = { ratio: c.ratio };
-      if (metric !== 'perOutputToken') {
+      const judged = criteria ? judgeCriteria(criteria, legs.map((l) => l.record), onArm, o.seed) : null;
+      if (judged) c.verdict = criteriaVerdict(judged);
+      const quantities: RunResult['quantities'] = judged ? Object.fromEntries(judged.results.map((j) => [j.key, j.quantity])) : { ratio: c.ratio };
+      if (!judged && metric !== 'perOutputToken') {
         const speed = compareArms({ legs: legs.map((l) => l.record), metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: o.seed });
         quantities.perTokenRatio = speed.ratio;
       }
       const notes = comparisonNotes(c);
-      const comparison = { metric: c.metric, numerator: c.numerator, ci: c.ci, spreads: c.spreads, counterDiff: c.counterDiff, armsDiffered: c.armsDiffered, hypothesis: c.verdict, arms };
-      const verdict = done || legs.length > 0 ? abVerdict(r, c, hypothesis?.refutationFails ?? true, r.plan?.legs ?? repeats * 2, gate !== null) : r.verdict;
+      if (judged) notes.push(...judged.results.map((j) => `criterion ${j.text}`));
+      const comparison = {
+        metric: c.metric, numerator: c.numerator, ci: c.ci, spreads: c.spreads, counterDiff: c.counterDiff, armsDiffered: c.armsDiffered, hypothesis: c.verdict, arms,
+        ...(judged ? { criteria: { statement: criteria!.statement, combine: judged.combine, word: judged.word, results: judged.results.map((j) => ({ metric: j.criterion.metric, form: j.criterion.form, criterion: j.criterion, key: j.key, word: j.word, refutedAs: j.refutedAs, text: j.text, ci: j.ci })) } } : {}),
+      };
+      const refutationFails = criteria ? criteria.refutationFails : (hypothesis?.refutationFails ?? true);
+      const verdict = done || legs.length > 0 ? abVerdict(r, judged ? { ...c, ratio: judged.results[0]!.quantity } : c, refutationFails, r.plan?.legs ?? repeats * 2, gate !== null) : r.verdict;
       return { quantities, comparison, verdict, notes };
     },
   }, deps);
+}
+
+// The gate's verdict line from its criteria: the combined word, and each criterion's own sentence after it.
+function criteriaVerdict(j: CriteriaResult): ComparisonResult['verdict'] {
+  return { word: j.word, text: `${j.text} — ${j.results.map((r) => `${r.word} ${r.text}`).join('; ')}` };
 }

@@ -5,6 +5,8 @@ import { describeEnd, lastLines } from '../exec/types.js';
 import { monoS } from '../exec/clock.js';
 import { perOutputToken } from '../quantity/perToken.js';
 import { busyFromSamples, type UtilPoint } from '../quantity/busy.js';
+import { activityFromGpm, type GpmPoint } from '../quantity/activity.js';
+import { clocksOverWindow, describeClocks, type ClockPoint } from '../quantity/clocks.js';
 import { refused } from '../quantity/make.js';
 import { reason, formatReason, type Reason } from '../verdict/reasons.js';
 import { isPass, type TokenWord } from '../verdict/words.js';
@@ -25,7 +27,9 @@ export interface LegObservation extends Pick<LegRecord, 'index' | 'arm' | 'label
   golden: Golden;
   // The leg claims device execution (a device-arm flag on): reference-tier lines void it.
   deviceClaim: boolean;
-  busy: { util: UtilPoint[]; nominalPeriodS: number | null; backend: string | null; note: string | null; foreignPids: number[]; contentionChecked: boolean } | null;
+  busy: { util: UtilPoint[]; nominalPeriodS: number | null; backend: string | null; note: string | null; foreignPids: number[]; contentionChecked: boolean; gpm?: GpmPoint[]; clocks?: ClockPoint[]; gpmStatus?: string | null } | null;
+  // The gate asks that a leg whose clocks were held down (power, thermal, hardware slowdown) be VOID (THROTTLED).
+  voidIfThrottled?: boolean;
   silicon: Silicon | null;
   files: { log: string; events: string | null; samples: string | null };
 }
@@ -64,6 +68,8 @@ export function judgeLeg(o: LegObservation): LegRecord {
   if (o.deviceClaim && report.referenceTier.count > 0) voidReasons.push(reason('REFERENCE_TIER', `${report.referenceTier.count} reference-tier line(s) on a device-arm claim — not a device result`));
   if (o.busy && o.busy.foreignPids.length > 0) voidReasons.push(reason('CONTENDED', `compute process(es) not ours on the GPU: pid ${o.busy.foreignPids.join(', ')}`));
   if (tokens.word === 'VOID') voidReasons.push(...tokens.reasons);
+  const clockFigs = o.busy?.clocks ? clocksOverWindow(o.busy.clocks, window ? { startS: window.startS, endS: window.endS } : null, o.silicon) : null;
+  if (clockFigs?.throttled && o.voidIfThrottled) voidReasons.push(reason('THROTTLED', `clock-event reason(s) ${clockFigs.throttleReasons.join(', ')} during the decode window — the gate voids a throttled leg`));
 
   let verdict: TokenWord = tokens.word;
   if (voidReasons.length > 0) verdict = 'VOID';
@@ -74,7 +80,7 @@ export function judgeLeg(o: LegObservation): LegRecord {
   const firstVoid = voidReasons.find((v) => v.code !== 'CONTENDED');
   const speed = (name: string, windowS: number | null, missing: typeof dw.missing): Quantity => {
     if (firstVoid) {
-      const code = (['TIMEOUT', 'CRASHED', 'REFERENCE_TIER', 'PARTIAL', 'WRONG_TOKENS'] as const).find((c) => c === firstVoid.code) ?? 'PARTIAL';
+      const code = (['TIMEOUT', 'CRASHED', 'REFERENCE_TIER', 'PARTIAL', 'WRONG_TOKENS', 'THROTTLED'] as const).find((c) => c === firstVoid.code) ?? 'PARTIAL';
       return refused(name, code, `the leg is void (${formatReason(firstVoid)}) — no speed is taken from it`);
     }
     if (missing && !missing.windowMissing) return refused(name, missing.code, missing.why);
@@ -94,6 +100,15 @@ export function judgeLeg(o: LegObservation): LegRecord {
       ? refused(figs.timeWeighted.name, 'CONTENDED', `a compute process that is not ours (pid ${o.busy.foreignPids.join(', ')}) used the GPU — the busy figure is not this leg's`)
       : figs.timeWeighted;
     quantities.busyShare = figs.nonzeroShare;
+    // Beside driver busy (a kernel was running), what the SMs did: GPM over the same window.
+    const act = activityFromGpm(o.busy.gpm ?? [], window ? { startS: window.startS, endS: window.endS } : null, { gpmStatus: o.busy.gpmStatus ?? null, silicon: o.silicon });
+    quantities.smUtil = act.smUtil;
+    quantities.smOccupancy = act.smOccupancy;
+    quantities.dramBwUtil = act.dramBwUtil;
+    if (clockFigs) {
+      quantities.smClockMin = clockFigs.smClockMin;
+      quantities.smClockMedian = clockFigs.smClockMedian;
+    }
   } else samplerNote = samplerNote ?? 'no GPU on this host — busy not sampled';
 
   const counters: Record<string, number> = {};
@@ -115,5 +130,6 @@ export function judgeLeg(o: LegObservation): LegRecord {
     counters, counterRecords: records.length,
     contention: { foreignPids: o.busy?.foreignPids ?? [], checked: o.busy?.contentionChecked ?? false, note: o.busy ? (o.busy.contentionChecked ? 'compute processes checked before and during the leg' : 'compute processes could not be listed') : 'no GPU' },
     quantities, verdict, voidReasons,
+    ...(clockFigs ? { clocks: { throttled: clockFigs.throttled, throttleReasons: clockFigs.throttleReasons, reasons: clockFigs.reasons, samples: clockFigs.samples, line: describeClocks(clockFigs) } } : {}),
   };
 }

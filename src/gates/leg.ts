@@ -19,6 +19,8 @@ import { judgeLeg } from './judge.js';
 import { arrivalS, formatTimedLine } from '../profiles/timed.js';
 import { legHeaderLine, legTrailerLine } from '../results/legLog.js';
 import { basename, resolve } from 'node:path';
+import type { GpmPoint } from '../quantity/activity.js';
+import type { ClockPoint } from '../quantity/clocks.js';
 
 // What every leg of a series shares.
 export interface LegContext {
@@ -34,6 +36,8 @@ export interface LegContext {
   silicon: Silicon;
   // Sample the GPU (a GPU is present and the arch is a device arch).
   sampleGpu: boolean;
+  // The gate's voidIfThrottled: a leg with a slowdown clock-event reason in its window is VOID (THROTTLED).
+  voidIfThrottled?: boolean;
   deviceIndex: number;
   timeoutS: number;
   signal: AbortSignal;
@@ -108,12 +112,19 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   const claim = deviceClaim(ctx.recipe, planned.env);
 
   let util: Array<{ tS: number; gpuPct: number; periodS?: number }> = [];
+  const gpm: GpmPoint[] = [];
+  const clocks: ClockPoint[] = [];
+  let gpmStatus: string | null = null;
   let nominalPeriodS: number | null = null;
   if (stopped?.samplesPath) {
     const file = await readSamplesFile(stopped.samplesPath);
     nominalPeriodS = file.header?.nominalPeriodMs ? file.header.nominalPeriodMs / 1000 : null;
+    const status = file.header?.sampler?.['gpmStatus'];
+    gpmStatus = typeof status === 'string' ? status : null;
     for (const s of file.samples) {
       if (s.kind === 'util') util.push(s.periodS !== undefined ? { tS: s.tS, gpuPct: s.gpuPct, periodS: s.periodS } : { tS: s.tS, gpuPct: s.gpuPct });
+      if (s.kind === 'gpm') gpm.push(s);
+      if (s.kind === 'clock') clocks.push({ tS: s.tS, smMHz: s.smMHz, eventReasons: s.eventReasons });
       if (s.kind === 'procs') {
         contentionChecked = true;
         for (const pid of s.pids) if (pid !== run.pid) foreign.add(pid);
@@ -138,7 +149,8 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     flagEnv: Object.fromEntries(Object.values(ctx.recipe.flags).filter((f) => f.env in planned.env).map((f) => [f.env, planned.env[f.env]!])),
     binarySha256, run, originNs: ctx.originNs, report, events, golden: ctx.golden,
     deviceClaim: claim,
-    busy: ctx.sampleGpu ? { util, nominalPeriodS, backend: stopped?.backend ?? null, note: samplerNote, foreignPids: [...foreign], contentionChecked } : null,
+    busy: ctx.sampleGpu ? { util, nominalPeriodS, backend: stopped?.backend ?? null, note: samplerNote, foreignPids: [...foreign], contentionChecked, gpm, clocks, gpmStatus } : null,
+    voidIfThrottled: ctx.voidIfThrottled ?? false,
     silicon: ctx.silicon,
     files: { log: logRel, events: eventsRel, samples: stopped?.samplesPath ? samplesRel : null },
   });

@@ -81,6 +81,8 @@ export interface LegRecord {
   // The leg's own verdict: a leg with wrong tokens or a void reason has no speed.
   verdict: TokenWord;
   voidReasons: Reason[];
+  // SM clocks and clock-event reasons over the decode window (issue #11); absent where no GPU was sampled.
+  clocks?: { throttled: boolean; throttleReasons: string[]; reasons: Record<string, number>; samples: number; line: string };
 }
 
 export interface VerdictRecord {

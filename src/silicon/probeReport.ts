@@ -30,7 +30,7 @@ function toProbeDevice(d: NativeDevice): ProbeDevice {
   const cc = d.ccMajor === null || d.ccMinor === null ? null : `${d.ccMajor}.${d.ccMinor}`;
   return {
     index: d.index, name: d.name, uuid: d.uuid, computeCapability: cc, ...archOf(cc), maxSmClockMHz: d.maxSmClockMHz,
-    smClockMHz: d.smClockMHz, persistenceMode: d.persistenceMode, mig: d.mig, gpmSupported: d.gpmSupported, fieldErrors: d.fieldErrors,
+    smClockMHz: d.smClockMHz, persistenceMode: d.persistenceMode, appSmClockMHz: d.appSmClockMHz ?? null, appMemClockMHz: d.appMemClockMHz ?? null, mig: d.mig, gpmSupported: d.gpmSupported, fieldErrors: d.fieldErrors,
   };
 }
 
@@ -96,7 +96,7 @@ export function renderProbe(r: ProbeReport): string {
     const errs = Object.entries(d.fieldErrors).map(([k, v]) => `${k}: ${v}`);
     lines.push(
       `device ${d.index}     ${d.name ?? '?'} persistence ${onOff(d.persistenceMode)}, MIG ${d.mig === null ? 'n/a' : onOff(d.mig.current)}, ` +
-        `SM clock ${d.smClockMHz ?? '?'}/${d.maxSmClockMHz ?? '?'} MHz, GPM ${d.gpmSupported ? 'yes' : 'no'}` + (errs.length ? ` (unread: ${errs.join('; ')})` : ''),
+        `SM clock ${d.smClockMHz ?? '?'}/${d.maxSmClockMHz ?? '?'} MHz, application clocks SM ${d.appSmClockMHz ?? '?'} / memory ${d.appMemClockMHz ?? '?'} MHz, GPM ${d.gpmSupported ? 'yes' : 'no'}` + (errs.length ? ` (unread: ${errs.join('; ')})` : ''),
     );
   }
   lines.push(r.addon.loaded ? `addon        loaded (${r.addon.path})` : `addon        ${unavailableLine(r.addon.reason ?? '')}`);

@@ -104,7 +104,7 @@ describe('ab against stand-in drivers', () => {
 describe('busy', () => {
   it('opens the window at the marker line and refuses when the marker never appears', async () => {
     const deps = await depsWithFakeGpu();
-    const ok = await runBusy({ argv: [], command: ['sh', '-c', 'sleep 0.3; echo engine loaded; sleep 0.3'], startMarker: 'engine loaded', resultsBase: isolate() }, deps);
+    const ok = await runBusy({ argv: [], command: ['sh', '-c', 'sleep 0.3; echo engine loaded; sleep 0.3; echo done'], startMarker: 'engine loaded', resultsBase: isolate() }, deps);
     expect(ok.result.quantities.busy).toMatchObject({ status: 'measured', value: 50 });
     const w = (ok.result.comparison as { window: { startS: number; endS: number } }).window;
     expect(w.endS - w.startS).toBeGreaterThan(0.2);
@@ -112,5 +112,30 @@ describe('busy', () => {
     const none = await runBusy({ argv: [], command: ['sh', '-c', 'echo nothing'], startMarker: 'engine loaded', resultsBase: isolate() }, deps);
     expect(none.result.quantities.busy).toMatchObject({ status: 'refused', reason: 'WINDOW_UNKNOWN' });
     expect(none.exitClass).toBe('void');
+  });
+
+  it('closes the window at the last output line, so teardown after it is outside; prints the host arch as a3 does', async () => {
+    const deps = await depsWithFakeGpu();
+    const out = await runBusy({ argv: [], command: ['sh', '-c', 'echo start; sleep 0.3; echo last; sleep 0.6'], resultsBase: isolate() }, deps);
+    const w = (out.result.comparison as { window: { startS: number; endS: number; closesAt: string } }).window;
+    expect(w.endS - w.startS).toBeGreaterThan(0.25);
+    expect(w.endS - w.startS).toBeLessThan(0.55);
+    expect(w.closesAt).toMatch(/last output line/);
+    expect(out.result.arch).toBe('90');
+    expect(out.result.quantities.smUtil).toMatchObject({ status: 'refused', reason: 'GPM_UNSUPPORTED' });
+  });
+
+  it('closes the window at --end-marker, and refuses WINDOW_UNKNOWN (not closed at exit) when it never matches', async () => {
+    const deps = await depsWithFakeGpu();
+    const cmd = ['sh', '-c', 'echo engine loaded; sleep 0.3; echo decode done; sleep 0.3; echo bye'];
+    const ok = await runBusy({ argv: [], command: cmd, startMarker: 'engine loaded', endMarker: 'decode done', resultsBase: isolate() }, deps);
+    const w = (ok.result.comparison as { window: { startS: number; endS: number } }).window;
+    expect(w.endS - w.startS).toBeGreaterThan(0.25);
+    expect(w.endS - w.startS).toBeLessThan(0.5);
+    expect(ok.result.quantities.busy).toMatchObject({ status: 'measured', value: 50 });
+    const never = await runBusy({ argv: [], command: cmd, endMarker: 'never printed', resultsBase: isolate() }, deps);
+    expect(never.result.quantities.busy).toMatchObject({ status: 'refused', reason: 'WINDOW_UNKNOWN', message: expect.stringMatching(/end marker .*not closed at exit/) });
+    expect(never.exitClass).toBe('void');
+    await expect(runBusy({ argv: [], command: cmd, endMarker: '(', resultsBase: isolate() }, deps)).rejects.toMatchObject({ code: 'USAGE' });
   });
 });

@@ -14,7 +14,9 @@
  *   FAKE_NVML_NO_GPM=1         device reports no GPM support
  *   FAKE_NVML_NAME=text        device name (default "Fake H200")
  *   FAKE_NVML_CC=M.m           compute capability (default 9.0; 12.1 stands in for a GB10, 11.0 for Thor)
- *   FAKE_NVML_NO_PROCS=1       no compute processes (default: the calling process itself) */
+ *   FAKE_NVML_CLOCK_REASONS=m  clock-event reason mask of every read (default 0; 4 = SwPowerCap)
+ *   FAKE_NVML_SM_MHZ=n         current SM clock (default 1755)
+ *   FAKE_NVML_NO_PROCS=1       no compute process is running (default: the calling process is one) */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -88,7 +90,9 @@ nvmlReturn_t nvmlDeviceGetCudaComputeCapability(void* dev, int* a, int* b) {
   return 0;
 }
 nvmlReturn_t nvmlDeviceGetMaxClockInfo(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : 1980; return 0; }
-nvmlReturn_t nvmlDeviceGetClockInfo(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : 1755; return 0; }
+nvmlReturn_t nvmlDeviceGetClockInfo(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : (unsigned)env_l("FAKE_NVML_SM_MHZ", 1755); return 0; }
+nvmlReturn_t nvmlDeviceGetApplicationsClock(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : 1755; return 0; }
+
 nvmlReturn_t nvmlDeviceGetPersistenceMode(void* dev, int* m) { DEV_GUARD(dev); *m = 1; return 0; }
 nvmlReturn_t nvmlDeviceGetMigMode(void* dev, unsigned int* cur, unsigned int* pend) { DEV_GUARD(dev); *cur = *pend = (unsigned)mig(); return 0; }
 nvmlReturn_t nvmlDeviceGetUtilizationRates(void* dev, unsigned int* u) {
@@ -97,7 +101,7 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(void* dev, unsigned int* u) {
   u[1] = 7;
   return 0;
 }
-nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(void* dev, unsigned long long* mask) { DEV_GUARD(dev); *mask = 0x4; return 0; }
+nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(void* dev, unsigned long long* mask) { DEV_GUARD(dev); *mask = (unsigned long long)env_l("FAKE_NVML_CLOCK_REASONS", 0); return 0; }
 
 nvmlReturn_t nvmlDeviceGetSamples(void* dev, int type, unsigned long long lastSeen, int* vt, unsigned int* count, sample_t* out) {
   DEV_GUARD(dev);
