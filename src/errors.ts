@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'NO_SUCH_DEVICE'
   | 'SAMPLER_UNAVAILABLE'
   | 'SAMPLER_STATE'
+  | 'DISK_FULL'
+  | 'UNWRITABLE'
   | 'INTERNAL';
 
 // Exit classes of SPEC §8; the numeric mapping lives only in exit.ts.
@@ -34,6 +36,9 @@ const CLASS_OF: Record<ErrorCode, ExitClass> = {
   NO_SUCH_DEVICE: 'usage',
   SAMPLER_UNAVAILABLE: 'void',
   SAMPLER_STATE: 'internal',
+  // The results directory's own faults: nothing valid could be recorded (3), or a path the user must fix (2).
+  DISK_FULL: 'void',
+  UNWRITABLE: 'usage',
   INTERNAL: 'internal',
 };
 

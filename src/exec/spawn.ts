@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { monoNs } from './clock.js';
-import { LineSplitter } from './lines.js';
+import { LineRing, LineSplitter } from './lines.js';
 import { groupAlive, terminateGroup } from './tree.js';
 import type { Executor, ProcessRun, ProcessSpec, RunHooks, TimedLine } from './types.js';
 
@@ -10,12 +10,16 @@ const DEFAULT_GRACE_MS = 2000;
 // A crash, a timeout or a Ctrl-C comes back as data (ProcessRun), never as a thrown error.
 export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promise<ProcessRun> {
   const [file, ...args] = spec.argv;
-  const lines: TimedLine[] = [];
+  const all: TimedLine[] = [];
+  const ring = spec.retainLines !== undefined ? new LineRing(Math.max(1, spec.retainLines)) : null;
+  let lineCount = 0;
   const startNs = monoNs();
   const graceMs = spec.killGraceMs ?? DEFAULT_GRACE_MS;
   const emit = (batch: TimedLine[]): void => {
     for (const l of batch) {
-      lines.push(l);
+      lineCount += 1;
+      if (ring) ring.push(l);
+      else all.push(l);
       hooks.onLine?.(l);
     }
   };
@@ -90,7 +94,8 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
     interrupted,
     spawnError: spawnError === null ? null : String(spawnError),
     orphansKilled,
-    lines,
+    lines: ring ? ring.lines() : all,
+    lineCount,
   };
 }
 

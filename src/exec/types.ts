@@ -8,6 +8,9 @@ export interface ProcessSpec {
   timeoutS?: number;
   // Grace between SIGTERM and SIGKILL when killing the tree.
   killGraceMs?: number;
+  // Keep only the last N lines in ProcessRun.lines (a ring); the caller streams the rest through onLine.
+  // Unset: every line is kept (builds, suites). Live legs set it, so memory stays flat on any output size.
+  retainLines?: number;
 }
 
 // One line of driver output, stamped by the harness when it arrived (monotonic ns).
@@ -15,6 +18,10 @@ export interface TimedLine {
   tNs: bigint;
   stream: 'stdout' | 'stderr';
   text: string;
+  // `\r` overwrites before the text a terminal would show (progress bars); absent when none.
+  crOverwrites?: number;
+  // Characters dropped past the line cap (a line with no newline for 100 MB); absent when none.
+  truncatedChars?: number;
 }
 
 // A finished (or failed) process as data: never an exception for a driver that misbehaved.
@@ -32,6 +39,8 @@ export interface ProcessRun {
   // Processes of the leg's group still alive after the leader exited, killed by the harness.
   orphansKilled: boolean;
   lines: TimedLine[];
+  // Lines seen in all (lines may hold only the last retainLines of them).
+  lineCount?: number;
 }
 
 // Hooks a caller may attach while a process runs.

@@ -10,13 +10,18 @@ import { expandArgv, type TemplateVars } from '../build/template.js';
 import { sha256File } from '../build/hash.js';
 import { monoS } from '../exec/clock.js';
 import { readSamplesFile } from '../config/load.js';
-import { writeAtomic } from '../results/write.js';
 import type { LegRecord } from '../results/types.js';
 import type { TimelineInput, AbLegPoint } from '../report/plots.js';
 import type { GateDeps } from './deps.js';
 import { interTokenS, readEngineEvents } from './events.js';
 import { judgeLeg } from './judge.js';
 import { formatTimedLine } from '../profiles/timed.js';
+import { MAX_LINE_CHARS } from '../exec/lines.js';
+import { describeHazards, emptyHazards, screenLine } from '../profiles/hostile.js';
+import { openLogSink, type LogSinkResult } from '../results/logSink.js';
+
+// Lines kept in memory per leg for lastLines; the rest stream to the log and the reader.
+const RETAIN_LINES = 200;
 
 // What every leg of a series shares.
 export interface LegContext {
@@ -41,6 +46,8 @@ export interface LegOutcome {
   record: LegRecord;
   timeline: { file: string; input: TimelineInput } | null;
   abPoint: AbLegPoint;
+  // How the leg log's write went: a full disk mid-leg is the series' to act on (the leg is kept).
+  log: LogSinkResult;
 }
 
 function legName(p: PlannedLeg): string {
@@ -92,14 +99,24 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   }
 
   const reader = createDriverReader(ctx.profile);
+  const hazards = emptyHazards();
+  // The leg log in CORE's timed format ("<monotonic s>\t<line>"), so `nh-gate analyze --log` rebuilds the window;
+  // streamed as lines arrive so memory stays flat however much the engine prints.
+  const sink = openLogSink(join(ctx.runDir, logRel));
   ctx.deps.progress(`[nh-gate] leg ${planned.index + 1}: ${planned.label}`);
   const run = await ctx.deps.exec.run(
-    { argv, env: planned.env, timeoutS: ctx.timeoutS, killGraceMs: 2000 },
-    { signal: ctx.signal, onLine: (l) => reader.push(l.text, monoS(l.tNs)) },
+    { argv, env: planned.env, timeoutS: ctx.timeoutS, killGraceMs: 2000, retainLines: RETAIN_LINES },
+    {
+      signal: ctx.signal,
+      onLine: (l) => {
+        const tS = monoS(l.tNs);
+        sink.write(formatTimedLine(tS, l.text));
+        if (screenLine(l, hazards)) reader.push(l.text, tS);
+      },
+    },
   );
+  const log = sink.close();
   const stopped = sampler ? await sampler.stop() : null;
-  // The leg log in CORE's timed format ("<monotonic s>\t<line>"), so `nh-gate analyze --log` rebuilds the window.
-  writeAtomic(join(ctx.runDir, logRel), run.lines.map((l) => formatTimedLine(monoS(l.tNs), l.text)).join('\n') + (run.lines.length ? '\n' : ''));
 
   let util: Array<{ tS: number; gpuPct: number; periodS?: number }> = [];
   let nominalPeriodS: number | null = null;
@@ -129,6 +146,9 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     files: { log: logRel, events: eventsRel, samples: stopped?.samplesPath ? samplesRel : null },
   });
 
+  const outputNotes = [describeHazards(hazards, MAX_LINE_CHARS), log.error ? `${log.fault ?? 'LOG_WRITE_FAILED'}: the leg log stopped after ${log.bytes} bytes (${log.droppedBytes} not written): ${log.error}` : null].filter((n): n is string => n !== null);
+  if (outputNotes.length) record.outputNotes = outputNotes;
+
   const legStartS = monoS(run.startNs);
   const timeline = ctx.sampleGpu
     ? {
@@ -150,5 +170,5 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     tokenS: record.verdict === 'VOID' || !modeEvents ? [] : interTokenS(modeEvents),
     perTokenS: pot && pot.status === 'measured' ? pot.value : null,
   };
-  return { record, timeline, abPoint };
+  return { record, timeline, abPoint, log };
 }

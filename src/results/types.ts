@@ -80,6 +80,8 @@ export interface LegRecord {
   // The leg's own verdict: a leg with wrong tokens or a void reason has no speed.
   verdict: string;
   voidReasons: string[];
+  // Hostile output (cut lines, invalid UTF-8, NUL, \r) and log write faults, by name; absent when none.
+  outputNotes?: string[];
 }
 
 export interface VerdictRecord {
@@ -97,7 +99,7 @@ export interface RunResult {
   runDir: string;
   startedAt: string;
   finishedAt: string | null;
-  status: 'running' | 'complete' | 'interrupted';
+  status: 'running' | 'complete' | 'interrupted' | 'failed';
   recipe: { name: string; path: string | null } | null;
   golden: { name: string; revision: string; path: string | null } | null;
   gate: { name: string; path: string; sha256: string; hypothesis: unknown } | null;
