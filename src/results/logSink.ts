@@ -28,7 +28,7 @@ export function openLogSink(path: string): LogSink {
   let bufBytes = 0;
   const fail = (err: unknown): void => {
     fault = diskFaultOf(err);
-    error = `${(err as NodeJS.ErrnoException).code ?? 'error'}: ${(err as Error).message}`;
+    error = (err as Error).message;
   };
   try {
     fd = openSync(path, 'w');

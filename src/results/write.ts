@@ -1,12 +1,19 @@
-import { mkdirSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { rethrowDiskFault } from './diskFaults.js';
 
 // Writes a file atomically (temp in the same directory + rename), so a reader or a Ctrl-C never sees half a file.
+// A full or read-only disk is DISK_FULL / UNWRITABLE naming the path, and the half temp file is removed.
 export function writeAtomic(path: string, content: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, path);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(tmp, content);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    rethrowDiskFault(err, path);
+  }
 }
 
 // "20261130T041700Z": sortable, filesystem-safe, UTC.
@@ -24,8 +31,13 @@ export function createRunDir(base: string, gateName: string, now: Date): string 
       mkdirSync(dir, { recursive: false });
       return dir;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') mkdirSync(root, { recursive: true });
-      else if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        try {
+          mkdirSync(root, { recursive: true });
+        } catch (e) {
+          rethrowDiskFault(e, root);
+        }
+      } else if ((err as NodeJS.ErrnoException).code !== 'EEXIST') rethrowDiskFault(err, dir);
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') i -= 1;
     }
   }
@@ -34,6 +46,10 @@ export function createRunDir(base: string, gateName: string, now: Date): string 
 
 // Appends one line to an append-only JSONL file (O_APPEND: concurrent appends do not interleave within a line).
 export function appendLine(path: string, obj: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
-  appendFileSync(path, JSON.stringify(obj) + '\n');
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    appendFileSync(path, JSON.stringify(obj) + '\n');
+  } catch (err) {
+    rethrowDiskFault(err, path);
+  }
 }
