@@ -2,6 +2,7 @@ import { execa } from 'execa';
 import { monoNs } from './clock.js';
 import { LineRing, LineSplitter } from './lines.js';
 import { groupAlive, terminateGroup } from './tree.js';
+import { clearGroup, watchGroup } from './reaper.js';
 import type { Executor, ProcessRun, ProcessSpec, RunHooks, TimedLine } from './types.js';
 
 const DEFAULT_GRACE_MS = 2000;
@@ -42,6 +43,11 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
   let interrupted = false;
   let killing: Promise<boolean> | null = null;
   const pid = child.pid ?? null;
+  // Should nh-gate itself die (SIGKILL, OOM), the reaper ends this group: no engine runs on without it.
+  if (pid !== null) {
+    watchGroup(pid);
+    hooks.onSpawn?.(pid);
+  }
   const killTree = (): void => {
     if (pid !== null && killing === null) killing = terminateGroup(pid, graceMs);
   };
@@ -75,6 +81,7 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
     killTree();
   }
   if (killing) await killing;
+  if (pid !== null) clearGroup(pid);
   const result = await child;
   const endStreamNs = monoNs();
   emit(out.flush(endStreamNs));

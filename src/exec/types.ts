@@ -46,6 +46,8 @@ export interface ProcessRun {
 // Hooks a caller may attach while a process runs.
 export interface RunHooks {
   onLine?: (line: TimedLine) => void;
+  // The leader's pid (= its process group) once spawned: the series records it in the GPU lock.
+  onSpawn?: (pid: number) => void;
   // Aborting it (Ctrl-C) kills the process tree and marks the run interrupted.
   signal?: AbortSignal;
 }

@@ -40,6 +40,8 @@ export interface LegContext {
   deviceIndex: number;
   timeoutS: number;
   signal: AbortSignal;
+  // Told the leg's process group as soon as it is spawned (the GPU lock records it).
+  onSpawn?: (pid: number) => void;
 }
 
 export interface LegOutcome {
@@ -108,6 +110,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     { argv, env: planned.env, timeoutS: ctx.timeoutS, killGraceMs: 2000, retainLines: RETAIN_LINES },
     {
       signal: ctx.signal,
+      ...(ctx.onSpawn ? { onSpawn: ctx.onSpawn } : {}),
       onLine: (l) => {
         const tS = monoS(l.tNs);
         sink.write(formatTimedLine(tS, l.text));

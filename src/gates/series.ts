@@ -21,6 +21,8 @@ import { checkArch } from './arch.js';
 import { runLeg, type LegOutcome } from './leg.js';
 import { checkSpace, takeReserve, type Reserve } from '../results/space.js';
 import { isDiskFault, diskFailure } from './diskFailure.js';
+import { settleStaleGroup } from '../exec/staleGroup.js';
+import { markDeadRuns, thisHarness } from '../results/deadRuns.js';
 
 export interface SeriesOptions {
   command: 'a3' | 'ab';
@@ -79,8 +81,13 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     golden: { name: inputs.golden.name, revision: inputs.golden.checkpoint.revision, path: inputs.goldenPath },
     gate: inputs.gate ? { name: inputs.gate.gate.name, path: inputs.gate.path, sha256: inputs.gate.sha256, hypothesis: inputs.gate.gate.hypothesis ?? null } : null,
     arch: arch.arch, silicon, build: null, plan: null, legs: [], quantities: {}, comparison: null,
-    verdict: { word: 'VOID', exitClass: 'void', reasons: ['not finished'] }, notes: [],
+    verdict: { word: 'VOID', exitClass: 'void', reasons: ['not finished'] }, notes: [], harness: thisHarness(),
   };
+  // Runs left "running" by an nh-gate that died (SIGKILL, OOM) are marked so, by name.
+  for (const note of markDeadRuns(o.resultsBase, runDir)) {
+    r.notes.push(note);
+    deps.progress(`nh-gate: ${note}`);
+  }
   const plots: PlotInputs = { timelines: [], ab: o.abPlotTitle ? { title: o.abPlotTitle, legs: [] } : null };
   const finish = async (status: RunResult['status']): Promise<SeriesOutcome> => {
     r.status = status;
@@ -115,6 +122,11 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
 
   const lock = acquireLock(lockPath(), `nh-gate ${o.command} (${o.gateName})`);
   if (lock.replacedStale) r.notes.push(`replaced a stale GPU lock left by pid ${lock.replacedStale.pid} (${lock.replacedStale.command})`);
+  const staleGroup = lock.replacedStale ? await settleStaleGroup(lock.replacedStale) : null;
+  if (staleGroup) {
+    r.notes.push(`STALE_LEG_GROUP: ${staleGroup.why}`);
+    if (staleGroup.action !== 'gone') deps.progress(`nh-gate: ${staleGroup.why}`);
+  }
   try {
    try {
     reserve = takeReserve(runDir);
@@ -154,7 +166,10 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: inputs.goldenPath, vars,
       binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', deviceIndex: 0,
       timeoutS: o.timeoutS ?? inputs.recipe.driver.timeoutS, signal: signal,
+      onSpawn: (pid: number) => lock.recordLeg(pid),
     };
+    // On disk before the first leg: should nh-gate die mid-leg, a later run finds this one "running" and marks it.
+    await saveRun(r, plots);
     let largestLog = 0;
     for (const [done, planned] of plan.legs.entries()) {
       if (signal.aborted) break;

@@ -112,4 +112,6 @@ export interface RunResult {
   comparison: Record<string, unknown> | null;
   verdict: VerdictRecord;
   notes: string[];
+  // The nh-gate process writing this run, so a later one can tell a dead run from a live one.
+  harness?: { pid: number; host: string; startTicks: number | null };
 }

@@ -2,6 +2,8 @@
 # A stand-in engine for the fault suite: prints FLOOD_BYTES of per-layer diagnostics (and, by FLOOD_SHAPE,
 # hostile output) before the nh-ref token lines, which the reference engine cannot be made to do.
 echo "[nh-ref] engine loaded in 0.01 s"
+# A leg that hangs with a child of its own (the engine's worker), for harness-death tests.
+if [ -n "$FLOOD_HANG_WHEN" ] && [ "$FLOOD_HANG_WHEN" = "$FLOOD_FLAG" ]; then sleep 300 & echo "worker $!"; wait; fi
 b="${FLOOD_BYTES:-0}"
 case "${FLOOD_SHAPE:-lines}" in
   lines) [ "$b" -gt 0 ] && { yes '[trace] layer 12 |conv|=310.374 |ssm|=3985.8 step 0 diag diag diag diag diag' | head -c "$b"; echo; };;
