@@ -19,6 +19,7 @@ import { formatTimedLine } from '../profiles/timed.js';
 import { MAX_LINE_CHARS } from '../exec/lines.js';
 import { describeHazards, emptyHazards, screenLine } from '../profiles/hostile.js';
 import { openLogSink, type LogSinkResult } from '../results/logSink.js';
+import { refuseBusyCutShort } from './samplerCut.js';
 
 // Lines kept in memory per leg for lastLines; the rest stream to the log and the reader.
 const RETAIN_LINES = 200;
@@ -149,6 +150,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     files: { log: logRel, events: eventsRel, samples: stopped?.samplesPath ? samplesRel : null },
   });
 
+  refuseBusyCutShort(record, stopped, util, monoS(ctx.originNs));
   const outputNotes = [describeHazards(hazards, MAX_LINE_CHARS), log.error ? `${log.fault ?? 'LOG_WRITE_FAILED'}: the leg log stopped after ${log.bytes} bytes (${log.droppedBytes} not written): ${log.error}` : null].filter((n): n is string => n !== null);
   if (outputNotes.length) record.outputNotes = outputNotes;
 

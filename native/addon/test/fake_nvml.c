@@ -8,6 +8,9 @@
  *   FAKE_NVML_FAIL_AFTER_MS=n  after n ms from init every device call returns GPU_IS_LOST
  *   FAKE_NVML_FAIL_AT_MONO_S=t from CLOCK_MONOTONIC second t on, likewise (tests set it mid-process)
  *   FAKE_NVML_SAMPLES_FAIL_AT_MONO_S=t  only nvmlDeviceGetSamples fails (UNKNOWN) from then on
+ *   FAKE_NVML_FAIL_AFTER_CALLS=n  after n nvmlDeviceGetSamples calls the GPU is lost (every device call
+ *                              returns GPU_IS_LOST): a failure at a point of the sampler's own progress
+ *   FAKE_NVML_NO_PROCS=1       no compute process is listed (the harness itself is not reported)
  *   FAKE_NVML_MIG=1            MIG enabled: utilization samples and GPM are NOT_SUPPORTED
  *   FAKE_NVML_INIT_FAIL=code   nvmlInit_v2 returns code
  *   FAKE_NVML_CLOCK=monotonic  stamp samples on CLOCK_MONOTONIC instead of CLOCK_REALTIME
@@ -28,6 +31,7 @@ typedef struct { unsigned int version, isSupportedDevice; } gpm_support_t;
 typedef struct { double tS; } gpm_sample_t;
 
 static double g_init_mono = 0;
+static long g_sample_calls = 0;
 
 static double now_s(clockid_t c) {
   struct timespec ts;
@@ -36,6 +40,8 @@ static double now_s(clockid_t c) {
 }
 static long env_l(const char* k, long d) { const char* v = getenv(k); return v && *v ? atol(v) : d; }
 static int failing(void) {
+  long calls = env_l("FAKE_NVML_FAIL_AFTER_CALLS", -1);
+  if (calls >= 0 && g_sample_calls > calls) return 1;
   const char* at = getenv("FAKE_NVML_FAIL_AT_MONO_S");
   if (at && *at && now_s(CLOCK_MONOTONIC) >= atof(at)) return 1;
   long after = env_l("FAKE_NVML_FAIL_AFTER_MS", -1);
@@ -86,6 +92,7 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(void* dev, unsigned int* u) {
 nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(void* dev, unsigned long long* mask) { DEV_GUARD(dev); *mask = 0x4; return 0; }
 
 nvmlReturn_t nvmlDeviceGetSamples(void* dev, int type, unsigned long long lastSeen, int* vt, unsigned int* count, sample_t* out) {
+  if (type == 1) ++g_sample_calls;
   DEV_GUARD(dev);
   if (type != 1 || mig()) return 3;
   const char* sf = getenv("FAKE_NVML_SAMPLES_FAIL_AT_MONO_S");
@@ -112,6 +119,7 @@ nvmlReturn_t nvmlDeviceGetSamples(void* dev, int type, unsigned long long lastSe
 
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(void* dev, unsigned int* count, proc_t* out) {
   DEV_GUARD(dev);
+  if (env_l("FAKE_NVML_NO_PROCS", 0) == 1) { *count = 0; return 0; }
   if (*count < 1) { *count = 1; return 7; }
   out[0].pid = (unsigned)getpid();
   out[0].mem = 1ull << 20;
