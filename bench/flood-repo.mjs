@@ -26,7 +26,7 @@ export function floodRepo(env = {}, timeoutS = 600) {
   writeFileSync(join(root, 'goldens', 'g-flood', 'golden.json'), JSON.stringify(FLOOD_GOLDEN));
   const recipe = {
     schemaVersion: 1, name: 'flood', profile: 'nh-ref', sourceDir: '.', buildDir: 'build-{arch}',
-    configure: ['true'], build: ['true'], archs: { cpu: {} },
+    configure: ['true'], build: ['true'], archs: { cpu: {}, '90': {} },
     driver: { argv: ['sh', '{root}/driver.sh'], binary: '{root}/driver.sh', env, timeoutS },
     flags: { FLAG: { env: 'FLOOD_FLAG', on: '1', off: '0', default: 'off' } },
     defaultGolden: 'g-flood',
