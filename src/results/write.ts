@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { rethrowDiskFault } from './diskFaults.js';
 
@@ -35,7 +35,8 @@ export function createRunDir(base: string, gateName: string, now: Date): string 
         try {
           mkdirSync(root, { recursive: true });
         } catch (e) {
-          rethrowDiskFault(e, root);
+          // A recursive mkdir on a read-only filesystem can answer ENOENT: ask the nearest existing folder why.
+          rethrowDiskFault(whyNotWritable(root) ?? e, root);
         }
       } else if ((err as NodeJS.ErrnoException).code !== 'EEXIST') rethrowDiskFault(err, dir);
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') i -= 1;
@@ -51,5 +52,17 @@ export function appendLine(path: string, obj: unknown): void {
     appendFileSync(path, JSON.stringify(obj) + '\n');
   } catch (err) {
     rethrowDiskFault(err, path);
+  }
+}
+
+// The error access(W_OK) gives for the nearest existing ancestor of path (EROFS, EACCES), or null if writable.
+function whyNotWritable(path: string): unknown {
+  let dir = path;
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  try {
+    accessSync(dir, constants.W_OK);
+    return null;
+  } catch (err) {
+    return err;
   }
 }

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { floodRepo } from '../../bench/flood-repo.mjs';
+import { writeAtomic } from '../../src/results/write.js';
+import { NhGateError } from '../../src/errors.js';
+import { readdirSync } from 'node:fs';
+import { nhGate, runs } from './cli.js';
+
+// Fault: the results directory is on a full or read-only filesystem. A real 3 MB tmpfs needs root (CI runs as
+// root); elsewhere these are skipped, and vitest counts them as skipped.
+const root = process.getuid?.() === 0;
+const mounts: string[] = [];
+
+function tmpfs(opts: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-tmpfs-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', opts, 'tmpfs', dir]);
+  mounts.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  for (const m of mounts.splice(0)) {
+    try {
+      execFileSync('umount', [m]);
+      rmSync(m, { recursive: true, force: true });
+    } catch {
+      /* left for the OS */
+    }
+  }
+});
+
+function noInternal(r: { stderr: string; stdout: string }): void {
+  expect(r.stderr).not.toMatch(/INTERNAL|\n\s+at /);
+  expect(r.stdout).not.toMatch(/INTERNAL/);
+}
+
+describe('fault: a full or unwritable results directory', () => {
+  it.skipIf(!root)('3 MB tmpfs, default expectation: DISK_FULL before the first leg, exit 3, the failed run recorded', async () => {
+    const mnt = tmpfs('size=3m');
+    const repo = floodRepo({ FLOOD_BYTES: '10000000' });
+    const r = await nhGate(['a3', '--recipe', repo.recipePath], join(mnt, 'r'));
+    noInternal(r);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/VOID — DISK_FULL: .* bytes free; 1 leg\(s\) are expected to log 8388608 bytes .*nothing was run/);
+    const [run] = runs(join(mnt, 'r'));
+    expect(run!.result).toMatchObject({ status: 'failed', verdict: { word: 'VOID', exitClass: 'void' }, legs: [] });
+    expect(existsSync(join(run!.dir, 'legs'))).toBe(false);
+    expect(existsSync(join(run!.dir, '.reserve'))).toBe(false);
+  });
+
+  it.skipIf(!root)('3 MB tmpfs filled mid-leg by a 10 MB log: DISK_FULL by name, exit 3, result.json "failed" with the leg, its log kept', async () => {
+    const mnt = tmpfs('size=3m');
+    const repo = floodRepo({ FLOOD_BYTES: '10000000' });
+    const r = await nhGate(['a3', '--recipe', repo.recipePath], join(mnt, 'r'), { NH_GATE_EXPECT_LOG_BYTES: '0' });
+    noInternal(r);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/VOID — DISK_FULL: leg 1's log legs\/leg-01-decode\.log stopped after \d+ bytes: ENOSPC/);
+    const [run] = runs(join(mnt, 'r'));
+    expect(run!.result!.status).toBe('failed');
+    expect(run!.result!.legs).toHaveLength(1);
+    expect(run!.result!.legs[0].outputNotes[0]).toMatch(/^DISK_FULL: the leg log stopped after \d+ bytes/);
+    expect(statSync(join(run!.dir, 'legs', 'leg-01-decode.log')).size).toBeGreaterThan(1_000_000);
+  });
+
+  it.skipIf(!root)('writeAtomic on a full disk: DISK_FULL naming the file, and no half temp file left behind', () => {
+    const mnt = tmpfs('size=1m');
+    let err: unknown = null;
+    try {
+      writeAtomic(join(mnt, 'result.json'), Buffer.alloc(2 * 1024 * 1024));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(NhGateError);
+    expect(err).toMatchObject({ code: 'DISK_FULL', exitClass: 'void', message: `no space left writing ${join(mnt, 'result.json')} (ENOSPC)` });
+    expect(readdirSync(mnt)).toEqual([]);
+  });
+
+  it.skipIf(!root)('a read-only results filesystem: UNWRITABLE, exit 2, no stack trace', async () => {
+    const mnt = tmpfs('size=1m');
+    mkdirSync(join(mnt, 'r'));
+    execFileSync('mount', ['-o', 'remount,ro', mnt]);
+    const repo = floodRepo({});
+    const r = await nhGate(['a3', '--recipe', repo.recipePath], join(mnt, 'r'));
+    noInternal(r);
+    expect(r.stderr).toMatch(/nh-gate: UNWRITABLE: cannot write .*\(EROFS\)/);
+    expect(r.code).toBe(2);
+  });
+
+  it.skipIf(root)('an unwritable results directory (not root: chmod): UNWRITABLE, exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nh-ro-'));
+    execFileSync('chmod', ['555', dir]);
+    const repo = floodRepo({});
+    const r = await nhGate(['a3', '--recipe', repo.recipePath], join(dir, 'r'));
+    noInternal(r);
+    expect(r.stderr).toMatch(/nh-gate: UNWRITABLE: cannot write .*\(EACCES\)/);
+    expect(r.code).toBe(2);
+  });
+});
