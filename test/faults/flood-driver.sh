@@ -9,13 +9,15 @@ case "${FLOOD_SHAPE:-lines}" in
   lines) [ "$b" -gt 0 ] && { yes '[trace] layer 12 |conv|=310.374 |ssm|=3985.8 step 0 diag diag diag diag diag' | head -c "$b"; echo; };;
   longline) [ "$b" -gt 0 ] && tr '\000' 'x' </dev/zero | head -c "$b"; echo;;
   hostile) printf 'bad utf8 \377\376 here\nnul\000in\000line\n'; printf 'progress 10%%\rprogress 50%%\rprogress 100%%\n';;
-  nulprompt) printf '[nh-ref] prompt 0: prompt_tokens=3 generated=4 golden_width=4 compared=4 matched=4\000 wall=0.01s\n';;
+  badrows) printf '[nh-ref] prompt 0: prompt_tokens=3 generated=4 golden_width=4 compared=4 matched=4 wall=0.0\0001s\n'
+    printf '[nh-ref] prompt 1: prompt_tokens=2 generated=4 golden_width=4 compared=4 matched=4 wall=0.0\3771s\n'
+    echo "[nh-ref] TOKEN MATCH: 8/8 over 2 prompt(s) (full rows=2, short rows=0, mode=decode)"; echo "[nh-ref] STRICT PASS"; exit 0;;
   crprompt) printf 'loading 10%%\r[nh-ref] prompt 0: prompt_tokens=3 generated=4 golden_width=4 compared=4 matched=4 wall=0.01s\n'
     echo "[nh-ref] prompt 1: prompt_tokens=2 generated=4 golden_width=4 compared=4 matched=4 wall=0.01s"
     echo "[nh-ref] TOKEN MATCH: 8/8 over 2 prompt(s) (full rows=2, short rows=0, mode=decode)"; echo "[nh-ref] STRICT PASS"; exit 0;;
 esac
 [ -n "$FLOOD_DECODE_S" ] && sleep "$FLOOD_DECODE_S"
-[ "${FLOOD_SHAPE:-}" = nulprompt ] || echo "[nh-ref] prompt 0: prompt_tokens=3 generated=4 golden_width=4 compared=4 matched=4 wall=0.01s"
+echo "[nh-ref] prompt 0: prompt_tokens=3 generated=4 golden_width=4 compared=4 matched=4 wall=0.01s"
 echo "[nh-ref] prompt 1: prompt_tokens=2 generated=4 golden_width=4 compared=4 matched=4 wall=0.01s"
 echo "[nh-ref] TOKEN MATCH: 8/8 over 2 prompt(s) (full rows=2, short rows=0, mode=decode)"
 echo "[nh-ref] STRICT PASS"

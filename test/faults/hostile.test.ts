@@ -37,10 +37,11 @@ describe('fault: hostile engine output', () => {
     expect(doc.verdict.word).toBe('STRICT PASS');
   });
 
-  it('a NUL inside a token row: the row is skipped by name, so the leg is not a pass (never a silent number)', async () => {
-    const { r, doc, leg } = await a3({ FLOOD_SHAPE: 'nulprompt' });
-    expect(leg.outputNotes[0]).toContain('1 line(s) with NUL bytes skipped');
-    expect(leg.tokens.compared).toBe(4);
+  it('a NUL or a non-UTF-8 byte inside a token row: the row is skipped by name, the leg is not a pass (never a silent number)', async () => {
+    const { r, doc, leg } = await a3({ FLOOD_SHAPE: 'badrows' });
+    expect(leg.outputNotes).toEqual(['HOSTILE_OUTPUT: 1 line(s) with invalid UTF-8 skipped; 1 line(s) with NUL bytes skipped']);
+    expect(leg.tokens.compared).toBe(0);
+    expect(leg.quantities.perOutputToken.status).toBe('refused');
     expect(['STRICT PASS', 'NEAR-TIE PASS']).not.toContain(doc.verdict.word);
     expect(r.code).not.toBe(0);
   });
