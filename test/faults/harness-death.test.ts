@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { floodRepo } from '../../bench/flood-repo.mjs';
-import { groupAlive, signalGroup, terminateGroup } from '../../src/exec/tree.js';
+import { groupAlive, terminateGroup } from '../../src/exec/tree.js';
 import { judgeStaleGroup } from '../../src/exec/staleGroup.js';
 import { harnessDead } from '../../src/results/deadRuns.js';
 import { nhGate, resultsDir, runs, waitFor } from './cli.js';
@@ -10,6 +10,12 @@ import { nhGate, resultsDir, runs, waitFor } from './cli.js';
 // Fault: nh-gate itself is SIGKILLed mid-`ab` (OOM killer, a CI timeout). The B arm hangs with a worker
 // child of its own, so the leg is surely running when the harness dies.
 const linux = process.platform === 'linux';
+
+// Every leg group a test starts, ended afterwards whatever the test found (a red test leaves no orphan).
+const started: number[] = [];
+afterEach(async () => {
+  for (const pgid of started.splice(0)) if (groupAlive(pgid)) await terminateGroup(pgid, 200);
+});
 
 interface Lock { pid: number; reaperPid: number | null; leg: { pgid: number; startTicks: number | null } | null }
 
@@ -27,6 +33,7 @@ async function abKilledInLeg2(dir: string) {
   };
   // Leg 1 (A) finishes; leg 2 (B) hangs: its group is recorded once it is spawned.
   expect(await waitFor(() => (runs(dir)[0]?.result?.legs?.length ?? 0) === 1 && lock()?.leg != null && groupAlive(lock()!.leg!.pgid))).toBe(true);
+  started.push(lock()!.leg!.pgid);
   return { repo, run, lock: lock()!, lockFile };
 }
 
@@ -78,14 +85,9 @@ describe('fault: the harness dies (SIGKILL) mid-leg', () => {
     const doc = JSON.parse(readFileSync(lockFile, 'utf8'));
     doc.leg.startTicks = (doc.leg.startTicks as number) - 1;
     writeFileSync(lockFile, JSON.stringify(doc));
-    try {
-      const next = await nhGate(['a3', '--recipe', repo.recipePath, '--json'], dir);
-      expect(JSON.parse(next.stdout).notes.join('\n')).toMatch(new RegExp(`STALE_LEG_GROUP: process group ${pgid} is alive but its leader started at tick \\d+, not \\d+ as recorded: not the dead run's; left running`));
-      expect(groupAlive(pgid)).toBe(true);
-    } finally {
-      signalGroup(pgid, 'SIGKILL');
-      await terminateGroup(pgid, 100);
-    }
+    const next = await nhGate(['a3', '--recipe', repo.recipePath, '--json'], dir);
+    expect(JSON.parse(next.stdout).notes.join('\n')).toMatch(new RegExp(`STALE_LEG_GROUP: process group ${pgid} is alive but its leader started at tick \\d+, not \\d+ as recorded: not the dead run's; left running`));
+    expect(groupAlive(pgid)).toBe(true);
   });
 });
 

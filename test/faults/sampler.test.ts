@@ -63,7 +63,7 @@ describe('fault: the sampler fails mid-window', () => {
     process.env.FAKE_NVML_FAIL_AFTER_CALLS = '3';
     const repo = floodRepo({ FLOOD_DECODE_S: '2' });
     const inputs = loadInputs({ command: 'ab', recipe: repo.recipePath, flag: 'FLAG' });
-    const out = await runAb({ argv: [], inputs, arch: '90', repeats: 2, jobs: 1, resultsBase: isolate() }, await gpuDeps());
+    const out = await runAb({ argv: [], inputs, arch: '90', repeats: 2, seed: 1, mode: 'decode', jobs: 1, resultsBase: isolate() }, await gpuDeps());
     expect(out.result.status).toBe('complete');
     expect(out.result.legs).toHaveLength(4);
     expect(out.result.legs[0]!.quantities.busy).toMatchObject({ status: 'refused', reason: 'PARTIAL' });
