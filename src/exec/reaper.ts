@@ -29,6 +29,12 @@ function ensure(): ChildProcess | null {
   return reaper;
 }
 
+// Starts the reaper if it is not running; called before a leg is spawned, so its start-up cost never lands
+// between a leg's first lines.
+export function startReaper(): void {
+  ensure();
+}
+
 // The reaper's pid (recorded in the GPU lock, so a test or an operator can find it); null when none runs.
 export function reaperPid(): number | null {
   return ensure()?.pid ?? null;

@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import { monoNs } from './clock.js';
 import { LineRing, LineSplitter } from './lines.js';
 import { groupAlive, terminateGroup } from './tree.js';
-import { clearGroup, watchGroup } from './reaper.js';
+import { clearGroup, startReaper, watchGroup } from './reaper.js';
 import type { Executor, ProcessRun, ProcessSpec, RunHooks, TimedLine } from './types.js';
 
 const DEFAULT_GRACE_MS = 2000;
@@ -27,6 +27,7 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
   if (!file) return failedStart(spec, startNs, 'empty argv');
   if (hooks.signal?.aborted) return { ...failedStart(spec, startNs, 'interrupted before start'), interrupted: true, spawnError: null };
 
+  startReaper();
   const child = execa(file, args, {
     cwd: spec.cwd,
     env: spec.env,
