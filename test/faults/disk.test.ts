@@ -10,9 +10,25 @@ import { readdirSync } from 'node:fs';
 import { nhGate, runs } from './cli.js';
 
 // Fault: the results directory is on a full or read-only filesystem. A real 3 MB tmpfs needs root (CI runs as
-// root); elsewhere these are skipped, and vitest counts them as skipped.
-const root = process.getuid?.() === 0;
+// root) and a kernel that lets it mount; elsewhere these are skipped, and vitest counts them as skipped.
+const isRoot = process.getuid?.() === 0;
 const mounts: string[] = [];
+
+function canMountTmpfs(): boolean {
+  if (!isRoot) return false;
+  const dir = mkdtempSync(join(tmpdir(), 'nh-tmpfs-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'ignore' });
+    execFileSync('umount', [dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const root = canMountTmpfs();
+if (!root) console.warn(`test/faults/disk: ${isRoot ? 'root but mount -t tmpfs is not permitted' : 'not root'}: the tmpfs cases are skipped`);
 
 function tmpfs(opts: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'nh-tmpfs-'));
@@ -89,7 +105,7 @@ describe('fault: a full or unwritable results directory', () => {
     expect(r.code).toBe(2);
   });
 
-  it.skipIf(root)('an unwritable results directory (not root: chmod): UNWRITABLE, exit 2', async () => {
+  it.skipIf(isRoot)('an unwritable results directory (not root: chmod): UNWRITABLE, exit 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-ro-'));
     execFileSync('chmod', ['555', dir]);
     const repo = floodRepo({});

@@ -29,6 +29,8 @@ describe('fault: a flood of engine output on a live leg', () => {
     expect(leg.process.lastLines.at(-1)).toBe('[nh-ref] STRICT PASS');
     const log = join(runs(dir)[0]!.dir, leg.logFile);
     expect(statSync(log).size).toBeGreaterThan(200_000_000);
+    // The disk reserve is given back once the run's record is written.
+    expect(existsSync(join(runs(dir)[0]!.dir, '.reserve'))).toBe(false);
     expect(r.peakMiB).toBeGreaterThan(0);
     expect(r.peakMiB).toBeLessThan(RSS_BOUND_MIB);
     rmSync(dir, { recursive: true, force: true });
