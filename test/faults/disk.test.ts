@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { floodRepo } from '../../bench/flood-repo.mjs';
 import { writeAtomic } from '../../src/results/write.js';
 import { NhGateError } from '../../src/errors.js';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { SamplesWriter } from '../../src/sampler/writer.js';
 import { nhGate, runs } from './cli.js';
 
 // Fault: the results directory is on a full or read-only filesystem. A real 3 MB tmpfs needs root (CI runs as
@@ -92,6 +93,16 @@ describe('fault: a full or unwritable results directory', () => {
     expect(err).toBeInstanceOf(NhGateError);
     expect(err).toMatchObject({ code: 'DISK_FULL', exitClass: 'void', message: `no space left writing ${join(mnt, 'result.json')} (ENOSPC)` });
     expect(readdirSync(mnt)).toEqual([]);
+  });
+
+  it.skipIf(!root)('the samples file filling the disk mid-window: no throw (it runs on a timer), the failure kept for the sampler\'s result', () => {
+    const mnt = tmpfs('size=64k');
+    const path = join(mnt, 'samples.jsonl');
+    const w = new SamplesWriter(path, { kind: 'header', schemaVersion: 1, source: 'nvml', clock: 'monotonic_s', clockConversion: 'test' });
+    for (let i = 0; i < 4000; i++) w.append([{ kind: 'util', tS: i, gpuPct: 50, periodS: 0.02 }]);
+    expect(w.failure).toMatch(/^samples file .* stopped: ENOSPC/);
+    expect(() => w.finish({ kind: 'header', schemaVersion: 1, source: 'nvml', clock: 'monotonic_s', clockConversion: 'final' })).not.toThrow();
+    expect(readFileSync(path, 'utf8').split('\n')[0]).toContain('"kind":"header"');
   });
 
   it.skipIf(!root)('a read-only results filesystem: UNWRITABLE, exit 2, no stack trace', async () => {
