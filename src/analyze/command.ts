@@ -6,6 +6,8 @@ import { loadRecipe, readSamplesFile } from '../config/load.js';
 import { resolveProfile } from '../profiles/registry.js';
 import type { Profile } from '../profiles/types.js';
 import type { Baseline } from '../config/recipe.js';
+import { describeHazards } from '../profiles/hostile.js';
+import { MAX_LINE_CHARS } from '../exec/lines.js';
 import type { UtilPoint } from '../quantity/busy.js';
 import { analyze } from './analyze.js';
 import { analysisJson, renderAnalysisText } from './render.js';
@@ -40,7 +42,7 @@ export async function runAnalyze(opts: AnalyzeOptions, root: string = PACKAGE_RO
     baselines = recipe.baselines;
     profile = resolveProfile(recipe.profile, dirname(path)); // a profile file is named relative to its recipe
   }
-  const { report, bytes, timed } = await readDriverLog(opts.log, profile);
+  const { report, bytes, timed, hazards } = await readDriverLog(opts.log, profile);
   let samples = null;
   if (opts.samples) {
     const file = await readSamplesFile(opts.samples);
@@ -49,6 +51,8 @@ export async function runAnalyze(opts: AnalyzeOptions, root: string = PACKAGE_RO
     samples = { points, garbage: file.garbage, ...(file.header?.nominalPeriodMs ? { nominalPeriodS: file.header.nominalPeriodMs / 1000 } : {}) };
   }
   const a = analyze({ report, timed, window, samples, arch: opts.arch ?? null, baselines });
+  const hostile = describeHazards(hazards, MAX_LINE_CHARS);
+  if (hostile) a.notes.push(hostile);
   const ctx = {
     log: opts.log,
     label: opts.label ?? null,

@@ -3,7 +3,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { floodRepo } from '../../bench/flood-repo.mjs';
 import { LineSplitter, LineRing, MAX_LINE_CHARS, terminalText } from '../../src/exec/lines.js';
-import { nhGate, resultsDir, runs } from './cli.js';
+import { execa } from 'execa';
+import { BIN, nhGate, resultsDir, runs } from './cli.js';
 
 async function a3(env: Record<string, string>) {
   const repo = floodRepo(env);
@@ -38,12 +39,17 @@ describe('fault: hostile engine output', () => {
   });
 
   it('a NUL or a non-UTF-8 byte inside a token row: the row is skipped by name, the leg is not a pass (never a silent number)', async () => {
-    const { r, doc, leg } = await a3({ FLOOD_SHAPE: 'badrows' });
+    const { r, doc, leg, dir } = await a3({ FLOOD_SHAPE: 'badrows' });
     expect(leg.outputNotes).toEqual(['HOSTILE_OUTPUT: 1 line(s) with invalid UTF-8 skipped; 1 line(s) with NUL bytes skipped']);
     expect(leg.tokens.compared).toBe(0);
     expect(leg.quantities.perOutputToken.status).toBe('refused');
     expect(['STRICT PASS', 'NEAR-TIE PASS']).not.toContain(doc.verdict.word);
     expect(r.code).not.toBe(0);
+    // `analyze` of that leg log screens by the same rule, so it agrees with the leg.
+    const an = await execa('node', [BIN, 'analyze', '--log', join(runs(dir)[0]!.dir, leg.logFile), '--profile', 'nh-ref', '--json'], { reject: false });
+    const ad = JSON.parse(an.stdout);
+    expect(ad.notes).toContain('HOSTILE_OUTPUT: 1 line(s) with invalid UTF-8 skipped; 1 line(s) with NUL bytes skipped');
+    expect(JSON.stringify(ad)).not.toContain('"prompt":0');
   });
 });
 
