@@ -7,7 +7,8 @@ import { readSamplesFile } from '../config/load.js';
 import { busyFromSamples } from '../quantity/busy.js';
 import { refused } from '../quantity/make.js';
 import { formatTimedLine } from '../profiles/timed.js';
-import { createRunDir, writeAtomic } from '../results/write.js';
+import { createRunDir } from '../results/write.js';
+import { openLogSink } from '../results/logSink.js';
 import { saveRun, type PlotInputs } from '../results/save.js';
 import { appendLedger } from '../results/ledger.js';
 import { RESULT_SCHEMA_VERSION, type RunResult } from '../results/types.js';
@@ -55,12 +56,21 @@ export async function runBusy(o: BusyOptions, deps: GateDeps): Promise<SeriesOut
     const samplesRel = 'samples.jsonl';
     const sampler = await deps.openBusySampler({ samplesPath: join(runDir, samplesRel), ...(o.deviceIndex !== undefined ? { deviceIndex: o.deviceIndex } : {}), ...(o.periodMs ? { periodMs: o.periodMs } : {}) });
     let markerS: number | null = null;
+    // The command's output streams to command.log as it arrives (memory stays flat on any output size).
+    const sink = openLogSink(join(runDir, 'command.log'));
     const run = await deps.exec.run(
-      { argv: o.command, ...(o.timeoutS ? { timeoutS: o.timeoutS } : {}) },
-      { signal: interrupt.signal, onLine: (l) => { if (marker && markerS === null && marker.test(l.text)) markerS = monoS(l.tNs); } },
+      { argv: o.command, retainLines: 200, ...(o.timeoutS ? { timeoutS: o.timeoutS } : {}) },
+      {
+        signal: interrupt.signal,
+        onLine: (l) => {
+          sink.write(formatTimedLine(monoS(l.tNs), l.text));
+          if (marker && markerS === null && marker.test(l.text)) markerS = monoS(l.tNs);
+        },
+      },
     );
     const stopped = await sampler.stop();
-    writeAtomic(join(runDir, 'command.log'), run.lines.map((l) => formatTimedLine(monoS(l.tNs), l.text)).join('\n') + '\n');
+    const log = sink.close();
+    if (log.error) r.notes.push(`${log.fault ?? 'LOG_WRITE_FAILED'}: command.log stopped after ${log.bytes} bytes: ${log.error}`);
     const startS = marker ? markerS : monoS(run.startNs);
     const window = startS !== null ? { startS, endS: monoS(run.endNs) } : null;
     const file = stopped.samplesPath ? await readSamplesFile(stopped.samplesPath) : null;
