@@ -128,7 +128,6 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     if (staleGroup.action !== 'gone') deps.progress(`nh-gate: ${staleGroup.why}`);
   }
   try {
-   try {
     reserve = takeReserve(runDir);
     // Before the build and the first leg: free space against the logs the legs are expected to write.
     const short = checkSpace(runDir, plan.legs.length, 0);
@@ -195,11 +194,10 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       r.verdict = { word: 'VOID', exitClass: 'void', reasons: [`PARTIAL: interrupted after ${outcomes.length} of ${plan.legs.length} leg(s); the finished legs are kept in ${runDir}`, ...r.verdict.reasons] };
     }
     return await finish(interrupted ? 'interrupted' : 'complete');
-   } catch (err) {
+  } catch (err) {
     // A full or read-only results disk mid-run: the legs on disk are kept, the run is recorded as failed.
     if (!isDiskFault(err)) throw err;
     return await finish(diskFailure(r, err, reserve));
-   }
   } finally {
     reserve.release();
     lock.release();
