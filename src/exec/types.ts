@@ -63,9 +63,16 @@ export function exitedCleanly(run: ProcessRun): boolean {
 }
 
 // The last n lines of a run, for surfacing a crash without the whole log.
+// Each is cut at LAST_LINE_CHARS: a hostile megabyte line must not land in result.json and the summary.
 export function lastLines(run: ProcessRun, n = 12): string[] {
-  return run.lines.slice(-n).map((l) => (l.stream === 'stderr' ? `[stderr] ${l.text}` : l.text));
+  return run.lines.slice(-n).map((l) => {
+    const text = l.text.length > LAST_LINE_CHARS ? `${l.text.slice(0, LAST_LINE_CHARS)}… (${l.text.length - LAST_LINE_CHARS + (l.truncatedChars ?? 0)} more characters)` : l.text;
+    return l.stream === 'stderr' ? `[stderr] ${text}` : text;
+  });
 }
+
+// How much of one line lastLines keeps.
+export const LAST_LINE_CHARS = 1000;
 
 // How a run ended, in words, for summaries and junit failure messages.
 export function describeEnd(run: ProcessRun): string {

@@ -21,6 +21,8 @@ describe('fault: hostile engine output', () => {
     expect(doc.verdict.word).toBe('STRICT PASS');
     expect(leg.outputNotes).toEqual([`HOSTILE_OUTPUT: 1 line(s) longer than ${MAX_LINE_CHARS} characters cut (${100_000_000 - MAX_LINE_CHARS} characters dropped, not read)`]);
     expect(r.peakMiB).toBeLessThan(250);
+    // The cut line is in lastLines, itself cut: result.json never carries a megabyte line.
+    expect(leg.process.lastLines).toContain(`${'x'.repeat(1000)}… (${100_000_000 - 1000} more characters)`);
     rmSync(dir, { recursive: true, force: true });
   });
 
