@@ -8,6 +8,9 @@ import { writeAtomic } from '../../src/results/write.js';
 import { NhGateError } from '../../src/errors.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { SamplesWriter } from '../../src/sampler/writer.js';
+import { openLogSink } from '../../src/results/logSink.js';
+import { DEFAULT_LOG_BYTES_PER_LEG, expectedLogBytes, spaceShortfall } from '../../src/results/space.js';
+import { diskFaultOf, rethrowDiskFault } from '../../src/results/diskFaults.js';
 import { nhGate, runs } from './cli.js';
 
 // Fault: the results directory is on a full or read-only filesystem. A real 3 MB tmpfs needs root (CI runs as
@@ -124,5 +127,30 @@ describe('fault: a full or unwritable results directory', () => {
     noInternal(r);
     expect(r.stderr).toMatch(/nh-gate: UNWRITABLE: cannot write .*\(EACCES\)/);
     expect(r.code).toBe(2);
+  });
+});
+
+describe('disk faults without root', () => {
+  it('the leg log sink on /dev/full (ENOSPC on every write): no throw, the fault kept as data', () => {
+    const sink = openLogSink('/dev/full');
+    for (let i = 0; i < 10; i++) sink.write('x'.repeat(200_000));
+    expect(sink.close()).toMatchObject({ bytes: 0, droppedBytes: 2_000_010, fault: 'DISK_FULL', error: expect.stringMatching(/ENOSPC/) });
+  });
+
+  it('the free-space rule: legs left × the larger of the expectation and the largest log so far', () => {
+    expect(expectedLogBytes(0, {})).toBe(DEFAULT_LOG_BYTES_PER_LEG);
+    expect(expectedLogBytes(0, { NH_GATE_EXPECT_LOG_BYTES: '0' })).toBe(0);
+    expect(expectedLogBytes(50, { NH_GATE_EXPECT_LOG_BYTES: '10' })).toBe(50);
+    expect(expectedLogBytes(0, { NH_GATE_EXPECT_LOG_BYTES: 'lots' })).toBe(DEFAULT_LOG_BYTES_PER_LEG);
+    expect(spaceShortfall(100, 2, 50, '/r')).toBeNull();
+    expect(spaceShortfall(99, 2, 50, '/r')).toBe('/r has 99 bytes free; 2 leg(s) are expected to log 100 bytes (50 per leg; NH_GATE_EXPECT_LOG_BYTES sets it)');
+    expect(spaceShortfall(null, 2, 50, '/r')).toBeNull();
+  });
+
+  it('fs error codes map to the two named states, anything else is left alone', () => {
+    for (const code of ['ENOSPC', 'EDQUOT', 'EFBIG']) expect(diskFaultOf({ code })).toBe('DISK_FULL');
+    for (const code of ['EACCES', 'EPERM', 'EROFS']) expect(diskFaultOf({ code })).toBe('UNWRITABLE');
+    expect(diskFaultOf({ code: 'EIO' })).toBeNull();
+    expect(() => rethrowDiskFault(Object.assign(new Error('x'), { code: 'EIO' }), '/p')).toThrow('x');
   });
 });
