@@ -40,6 +40,8 @@ process.stdin.on('data', (c) => {
     if (verb === 'clear') watched.delete(Number(pgid));
   }
 });
+// Listening: tell nh-gate (one byte on stdout), which waits for it before spawning the first process.
+process.stdout.write('+');
 process.stdin.on('end', () => {
   // The leader's start time is checked before the group is signalled: a recycled pid is left alone.
   const doomed = [...watched].filter(([pgid, ticks]) => ticks === null || leaderTicks(pgid) === ticks).map(([pgid]) => pgid);

@@ -12,11 +12,28 @@ const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'script
 
 let reaper: ChildProcess | null = null;
 let failed = false;
+let ready: Promise<void> = Promise.resolve();
+// How long a first spawn waits for the reaper to say it is listening before going on without that wait.
+const READY_WAIT_MS = 3000;
 
 function ensure(): ChildProcess | null {
   if (reaper || failed || process.platform !== 'linux' || process.env.NH_GATE_NO_REAPER === '1') return reaper;
   try {
-    const child = spawn(process.execPath, [SCRIPT], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, [SCRIPT], { detached: true, stdio: ['pipe', 'pipe', 'ignore'] });
+    // The reaper writes one byte once it listens; until then its start-up competes for the CPU with whatever
+    // is spawned next, which would stamp a leg's first lines late.
+    ready = new Promise<void>((resolve) => {
+      // Ref'd (like the pipe) until the byte arrives: the first spawn is waiting on it anyway.
+      const timer = setTimeout(() => done(), READY_WAIT_MS);
+      function done(): void {
+        clearTimeout(timer);
+        child.stdout?.destroy();
+        resolve();
+      }
+      child.stdout?.once('data', done);
+      child.stdout?.once('end', done);
+      child.once('error', done);
+    });
     child.on('error', () => { failed = true; reaper = null; });
     child.stdin?.on('error', () => { failed = true; reaper = null; });
     // Neither the reaper nor its pipe keeps nh-gate alive; at a normal exit the pipe closes with nothing watched.
@@ -29,10 +46,11 @@ function ensure(): ChildProcess | null {
   return reaper;
 }
 
-// Starts the reaper if it is not running; called before a leg is spawned, so its start-up cost never lands
-// between a leg's first lines.
-export function startReaper(): void {
+// Starts the reaper if it is not running and waits until it listens; called before a process is spawned,
+// so the reaper's start-up never lands between that process's first lines.
+export async function startReaper(): Promise<void> {
   ensure();
+  await ready;
 }
 
 // The reaper's pid (recorded in the GPU lock, so a test or an operator can find it); null when none runs.

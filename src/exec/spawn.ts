@@ -27,7 +27,7 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
   if (!file) return failedStart(spec, startNs, 'empty argv');
   if (hooks.signal?.aborted) return { ...failedStart(spec, startNs, 'interrupted before start'), interrupted: true, spawnError: null };
 
-  startReaper();
+  await startReaper();
   const child = execa(file, args, {
     cwd: spec.cwd,
     env: spec.env,
