@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'SAMPLER_UNAVAILABLE'
   | 'SAMPLER_STATE'
   | 'MISSING_PREREQUISITE'
+  | 'DISK_FULL'
+  | 'UNWRITABLE'
   | 'INTERNAL';
 
 import type { ExitClass } from './verdict/words.js';
@@ -36,6 +38,9 @@ const CLASS_OF: Record<ErrorCode, ExitClass> = {
   MISSING_PREREQUISITE: 'usage',
   SAMPLER_UNAVAILABLE: 'void',
   SAMPLER_STATE: 'internal',
+  // The results directory's own faults: nothing valid could be recorded (3), or a path the user must fix (2).
+  DISK_FULL: 'void',
+  UNWRITABLE: 'usage',
   INTERNAL: 'internal',
 };
 
