@@ -11,7 +11,10 @@
  *   FAKE_NVML_MIG=1            MIG enabled: utilization samples and GPM are NOT_SUPPORTED
  *   FAKE_NVML_INIT_FAIL=code   nvmlInit_v2 returns code
  *   FAKE_NVML_CLOCK=monotonic  stamp samples on CLOCK_MONOTONIC instead of CLOCK_REALTIME
- *   FAKE_NVML_NO_GPM=1         device reports no GPM support */
+ *   FAKE_NVML_NO_GPM=1         device reports no GPM support
+ *   FAKE_NVML_NAME=s           device name (default "Fake H200")
+ *   FAKE_NVML_CC=M.m           compute capability (default 9.0); with the name, the node's silicon (the
+ *                              local Slurm cluster sets both per node, so its two nodes are two kinds of host) */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -64,7 +67,7 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, void** dev) {
   *dev = (void*)(size_t)(i + 1);
   return 0;
 }
-nvmlReturn_t nvmlDeviceGetName(void* dev, char* buf, unsigned int len) { DEV_GUARD(dev); snprintf(buf, len, "Fake H200"); return 0; }
+nvmlReturn_t nvmlDeviceGetName(void* dev, char* buf, unsigned int len) { DEV_GUARD(dev); snprintf(buf, len, "%s", getenv("FAKE_NVML_NAME") && *getenv("FAKE_NVML_NAME") ? getenv("FAKE_NVML_NAME") : "Fake H200"); return 0; }
 nvmlReturn_t nvmlDeviceGetUUID(void* dev, char* buf, unsigned int len) {
   DEV_GUARD(dev);
   snprintf(buf, len, "GPU-fake-%04u", (unsigned)(size_t)dev);
@@ -72,7 +75,12 @@ nvmlReturn_t nvmlDeviceGetUUID(void* dev, char* buf, unsigned int len) {
 }
 nvmlReturn_t nvmlSystemGetDriverVersion(char* buf, unsigned int len) { snprintf(buf, len, "999.0.fake"); return 0; }
 nvmlReturn_t nvmlSystemGetCudaDriverVersion(int* v) { *v = 13000; return 0; }
-nvmlReturn_t nvmlDeviceGetCudaComputeCapability(void* dev, int* a, int* b) { DEV_GUARD(dev); *a = 9; *b = 0; return 0; }
+nvmlReturn_t nvmlDeviceGetCudaComputeCapability(void* dev, int* a, int* b) {
+  DEV_GUARD(dev);
+  const char* cc = getenv("FAKE_NVML_CC");
+  if (!cc || sscanf(cc, "%d.%d", a, b) != 2) { *a = 9; *b = 0; }
+  return 0;
+}
 nvmlReturn_t nvmlDeviceGetMaxClockInfo(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : 1980; return 0; }
 nvmlReturn_t nvmlDeviceGetClockInfo(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : 1755; return 0; }
 nvmlReturn_t nvmlDeviceGetPersistenceMode(void* dev, int* m) { DEV_GUARD(dev); *m = 1; return 0; }
