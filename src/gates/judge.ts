@@ -24,6 +24,8 @@ export interface LegObservation extends Pick<LegRecord, 'index' | 'arm' | 'label
   deviceClaim: boolean;
   busy: { util: UtilPoint[]; nominalPeriodS: number | null; backend: string | null; note: string | null; foreignPids: number[]; contentionChecked: boolean } | null;
   silicon: Silicon | null;
+  // The executor's own reason to void the leg (a Slurm job cancelled, lost, never started …), when it has one.
+  fault?: string | null;
   files: { log: string; events: string | null; samples: string | null };
 }
 
@@ -53,7 +55,8 @@ export function judgeLeg(o: LegObservation): LegRecord {
     : null;
 
   const refusing = report.verdicts.find((v) => v.kind === 'REFUSING');
-  if (run.spawnError) voidReasons.push(`CRASHED: the driver could not start (${run.spawnError})`);
+  if (o.fault) voidReasons.push(o.fault);
+  else if (run.spawnError) voidReasons.push(`CRASHED: the driver could not start (${run.spawnError})`);
   else if (run.timedOut) voidReasons.push(`TIMEOUT: the driver ran past its limit; its process tree was killed`);
   else if (run.interrupted) voidReasons.push('PARTIAL: interrupted (Ctrl-C) before the leg finished');
   else if (run.signal) voidReasons.push(`CRASHED: the driver was killed by ${run.signal}`);

@@ -80,6 +80,19 @@ export interface LegRecord {
   // The leg's own verdict: a leg with wrong tokens or a void reason has no speed.
   verdict: string;
   voidReasons: string[];
+  // The silicon of the host that ran this leg (with --executor slurm, the node's), and the Slurm job behind it.
+  silicon?: Silicon | null;
+  slurm?: SlurmLegInfo;
+}
+
+// One leg's Slurm job: id, node, final state and reason as Slurm reported them, and which command said so.
+export interface SlurmLegInfo {
+  jobId: string | null;
+  node: string | null;
+  state: string | null;
+  reason: string | null;
+  exitCode: string | null;
+  source: 'sacct' | 'scontrol' | 'squeue' | 'sbatch' | null;
 }
 
 export interface VerdictRecord {

@@ -1,0 +1,22 @@
+import type { Silicon } from '../silicon/types.js';
+import type { SlurmLegInfo } from '../results/types.js';
+import type { LegObserved, LegRequest } from './observe.js';
+
+// The executor seam of a series: a leg runs here (local) or as a Slurm job (src/slurm/legRunner.ts);
+// either way it comes back as the same observation, and the series judges it the same way.
+
+export interface LegRunOutcome {
+  observed: LegObserved;
+  // The silicon of the host that ran the leg; null means the series' own host.
+  silicon: Silicon | null;
+  // An origin on the executing host's monotonic clock standing for the series' origin (null: same host, same clock).
+  originNs: bigint | null;
+  slurm: SlurmLegInfo | null;
+  // A reason the executor voids the leg by ("SLURM_CANCELLED: …"); null when the executor did its part.
+  fault: string | null;
+}
+
+export interface LegRunner {
+  kind: 'local' | 'slurm';
+  run(req: LegRequest, at: { runDir: string; signal: AbortSignal }): Promise<LegRunOutcome>;
+}

@@ -1,0 +1,133 @@
+import { join } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Recipe } from '../config/recipe.js';
+import type { Mode } from '../plan/plan.js';
+import { expandArgv, type TemplateVars } from '../build/template.js';
+import { sha256File } from '../build/hash.js';
+import { monoS } from '../exec/clock.js';
+import { readSamplesFile } from '../config/load.js';
+import { writeAtomic } from '../results/write.js';
+import { formatTimedLine } from '../profiles/timed.js';
+import type { ProcessRun } from '../exec/types.js';
+import type { UtilPoint } from '../quantity/busy.js';
+import type { GateDeps } from './deps.js';
+
+// The part of a leg that must run on the host with the GPU: hash the binary, check for foreign GPU
+// processes, sample, spawn the driver with every line stamped, write the timed log. The same code runs
+// in the series (local executor) and in the Slurm job's leg runner (src/slurm/runner.ts), so a leg is
+// observed one way whichever executor ran it; judging stays with the series (src/gates/leg.ts).
+
+// Everything the executing host needs to run one leg; plain data, so it can travel to a Slurm job as JSON.
+export interface LegRequest {
+  name: string;
+  index: number;
+  label: string;
+  mode: Mode;
+  driver: Pick<Recipe['driver'], 'argv' | 'goldenArgv' | 'eventsArgv' | 'modeArgv'>;
+  // Template values (without {runDir} and {events}: those are where this host writes).
+  vars: TemplateVars;
+  goldenPath: string;
+  env: Record<string, string>;
+  binaryPath: string;
+  timeoutS: number;
+  sampleGpu: boolean;
+  deviceIndex: number;
+}
+
+// Paths of a leg's files, relative to the run directory.
+export interface LegFiles {
+  log: string;
+  events: string | null;
+  samples: string | null;
+}
+
+// What the executing host saw, before any judgement.
+export interface LegObserved {
+  run: ProcessRun;
+  binarySha256: string | null;
+  foreignPids: number[];
+  contentionChecked: boolean;
+  samplerBackend: string | null;
+  samplerNote: string | null;
+  util: UtilPoint[];
+  nominalPeriodS: number | null;
+  files: LegFiles;
+}
+
+// The leg's file names: legs/<name>.log, .events.jsonl (when the recipe writes events), .samples.jsonl.
+export function legFiles(req: Pick<LegRequest, 'name' | 'driver' | 'sampleGpu'>): LegFiles {
+  return {
+    log: join('legs', `${req.name}.log`),
+    events: req.driver.eventsArgv.length > 0 ? join('legs', `${req.name}.events.jsonl`) : null,
+    samples: req.sampleGpu ? join('legs', `${req.name}.samples.jsonl`) : null,
+  };
+}
+
+// The driver argv of one leg writing its files under outDir (pure).
+export function legArgv(req: LegRequest, outDir: string): string[] {
+  const files = legFiles(req);
+  const vars: TemplateVars = { ...req.vars, golden: req.goldenPath, runDir: outDir, ...(files.events ? { events: join(outDir, files.events) } : {}) };
+  const d = req.driver;
+  return [
+    ...expandArgv(d.argv, vars, 'recipe.driver.argv'),
+    ...expandArgv(d.goldenArgv, vars, 'recipe.driver.goldenArgv'),
+    ...expandArgv(d.eventsArgv, vars, 'recipe.driver.eventsArgv'),
+    ...expandArgv(d.modeArgv[req.mode] ?? [], vars, `recipe.driver.modeArgv.${req.mode}`),
+  ];
+}
+
+export type ObserveDeps = Pick<GateDeps, 'exec' | 'openBusySampler' | 'computeProcesses' | 'progress'>;
+
+// Runs one leg on this host, writing its log (and the driver its events, the sampler its samples) under outDir.
+export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveDeps, signal: AbortSignal): Promise<LegObserved> {
+  const files = legFiles(req);
+  mkdirSync(join(outDir, 'legs'), { recursive: true });
+  if (files.events) rmSync(join(outDir, files.events), { force: true });
+  const argv = legArgv(req, outDir);
+  const binarySha256 = await sha256File(req.binaryPath);
+
+  const foreign = new Set<number>();
+  let contentionChecked = false;
+  let sampler = null;
+  let samplerNote: string | null = null;
+  if (req.sampleGpu) {
+    const before = await deps.computeProcesses(req.deviceIndex);
+    if (before.status === 'measured') {
+      contentionChecked = true;
+      for (const p of before.processes) foreign.add(p.pid);
+    } else samplerNote = `compute processes not listed: ${before.reason}`;
+    try {
+      sampler = await deps.openBusySampler({ deviceIndex: req.deviceIndex, samplesPath: join(outDir, files.samples!) });
+      if (sampler.backend === 'none') samplerNote = `NOT MEASURED: ${sampler.reason ?? 'no sampler backend'}`;
+      else if (sampler.reason) samplerNote = `sampled by ${sampler.backend} (${sampler.reason})`;
+    } catch (err) {
+      samplerNote = `NOT MEASURED: ${(err as Error).message}`;
+    }
+  }
+
+  deps.progress(`[nh-gate] leg ${req.index + 1}: ${req.label}`);
+  const run = await deps.exec.run({ argv, env: req.env, timeoutS: req.timeoutS, killGraceMs: 2000 }, { signal });
+  const stopped = sampler ? await sampler.stop() : null;
+  // The leg log in CORE's timed format ("<monotonic s>\t<line>"), so `nh-gate analyze --log` rebuilds the window.
+  writeAtomic(join(outDir, files.log), run.lines.map((l) => formatTimedLine(monoS(l.tNs), l.text)).join('\n') + (run.lines.length ? '\n' : ''));
+
+  const util: UtilPoint[] = [];
+  let nominalPeriodS: number | null = null;
+  if (stopped?.samplesPath) {
+    const file = await readSamplesFile(stopped.samplesPath);
+    nominalPeriodS = file.header?.nominalPeriodMs ? file.header.nominalPeriodMs / 1000 : null;
+    for (const s of file.samples) {
+      if (s.kind === 'util') util.push(s.periodS !== undefined ? { tS: s.tS, gpuPct: s.gpuPct, periodS: s.periodS } : { tS: s.tS, gpuPct: s.gpuPct });
+      if (s.kind === 'procs') {
+        contentionChecked = true;
+        for (const pid of s.pids) if (pid !== run.pid) foreign.add(pid);
+      }
+    }
+    if (stopped.errors.length) samplerNote = `${samplerNote ? samplerNote + '; ' : ''}sampler errors: ${stopped.errors.join('; ')}`;
+  }
+  if (run.pid !== null) foreign.delete(run.pid);
+  return {
+    run, binarySha256, foreignPids: [...foreign], contentionChecked, samplerBackend: stopped?.backend ?? null, samplerNote,
+    util, nominalPeriodS, files: { ...files, samples: stopped?.samplesPath ? files.samples : null },
+  };
+}
