@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'NO_SUCH_DEVICE'
   | 'SAMPLER_UNAVAILABLE'
   | 'SAMPLER_STATE'
+  | 'SLURM_UNAVAILABLE'
+  | 'SLURM_REJECTED'
   | 'INTERNAL';
 
 // Exit classes of SPEC §8; the numeric mapping lives only in exit.ts.
@@ -34,6 +36,8 @@ const CLASS_OF: Record<ErrorCode, ExitClass> = {
   NO_SUCH_DEVICE: 'usage',
   SAMPLER_UNAVAILABLE: 'void',
   SAMPLER_STATE: 'internal',
+  SLURM_UNAVAILABLE: 'usage',
+  SLURM_REJECTED: 'usage',
   INTERNAL: 'internal',
 };
 

@@ -53,13 +53,13 @@ export function deviceClaim(recipe: Recipe, env: Record<string, string>): boolea
 export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegOutcome> {
   const name = legName(planned);
   const req: LegRequest = {
-    name, index: planned.index, label: planned.label, mode: planned.mode, driver: ctx.recipe.driver, vars: ctx.vars,
+    name, index: planned.index, arm: planned.arm, label: planned.label, mode: planned.mode, driver: ctx.recipe.driver, vars: ctx.vars,
     goldenPath: ctx.goldenPath, env: planned.env, binaryPath: ctx.binaryPath, timeoutS: ctx.timeoutS, sampleGpu: ctx.sampleGpu, deviceIndex: ctx.deviceIndex,
   };
   const out = ctx.deps.legRunner
-    ? await ctx.deps.legRunner.run(req, { runDir: ctx.runDir, signal: ctx.signal })
+    ? await ctx.deps.legRunner.run(req, { runDir: ctx.runDir, signal: ctx.signal, originNs: ctx.originNs, arch: ctx.vars.arch ?? 'cpu' })
     : { observed: await observeLeg(req, ctx.runDir, ctx.deps, ctx.signal), silicon: null, originNs: null, slurm: null, fault: null };
-  const { run, util, nominalPeriodS, files, samplerBackend, samplerNote, foreignPids, contentionChecked } = out.observed;
+  const { run, util, nominalPeriodS, files, samplerBackend, samplerNote, foreignPids, contentionChecked, sampled } = out.observed;
   const silicon = out.silicon ?? ctx.silicon;
   const reader = createDriverReader(ctx.profile);
   for (const l of run.lines) reader.push(l.text, monoS(l.tNs));
@@ -72,14 +72,14 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     flagEnv: Object.fromEntries(Object.values(ctx.recipe.flags).filter((f) => f.env in planned.env).map((f) => [f.env, planned.env[f.env]!])),
     binarySha256: out.observed.binarySha256, run, originNs: out.originNs ?? ctx.originNs, report, events, golden: ctx.golden,
     deviceClaim: deviceClaim(ctx.recipe, planned.env),
-    busy: ctx.sampleGpu ? { util, nominalPeriodS, backend: samplerBackend, note: samplerNote, foreignPids, contentionChecked } : null,
+    busy: sampled ? { util, nominalPeriodS, backend: samplerBackend, note: samplerNote, foreignPids, contentionChecked } : null,
     silicon, fault: out.fault, files,
   });
   record.silicon = silicon;
   if (out.slurm) record.slurm = out.slurm;
 
   const legStartS = monoS(run.startNs);
-  const timeline = ctx.sampleGpu
+  const timeline = sampled
     ? {
         file: `busy-${name}.svg`,
         input: {

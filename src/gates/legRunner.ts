@@ -16,7 +16,17 @@ export interface LegRunOutcome {
   fault: string | null;
 }
 
+// Where a leg runs within its series: the run directory, Ctrl-C, the series' clock origin and arch.
+export interface LegSite {
+  runDir: string;
+  signal: AbortSignal;
+  originNs: bigint;
+  arch: string;
+}
+
 export interface LegRunner {
   kind: 'local' | 'slurm';
-  run(req: LegRequest, at: { runDir: string; signal: AbortSignal }): Promise<LegRunOutcome>;
+  // Checks that legs can be submitted at all, before the series builds (a bad partition costs no build).
+  preflight?(site: Omit<LegSite, 'signal' | 'originNs'>, first: Pick<LegRequest, 'arm' | 'timeoutS'>): Promise<void>;
+  run(req: LegRequest, site: LegSite): Promise<LegRunOutcome>;
 }

@@ -21,6 +21,7 @@ import type { GateDeps } from './deps.js';
 export interface LegRequest {
   name: string;
   index: number;
+  arm: 'A' | 'B' | 'single';
   label: string;
   mode: Mode;
   driver: Pick<Recipe['driver'], 'argv' | 'goldenArgv' | 'eventsArgv' | 'modeArgv'>;
@@ -51,6 +52,8 @@ export interface LegObserved {
   samplerNote: string | null;
   util: UtilPoint[];
   nominalPeriodS: number | null;
+  // Whether the GPU was sampled (the executing host decides: it is the one with the GPU).
+  sampled: boolean;
   files: LegFiles;
 }
 
@@ -128,6 +131,6 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
   if (run.pid !== null) foreign.delete(run.pid);
   return {
     run, binarySha256, foreignPids: [...foreign], contentionChecked, samplerBackend: stopped?.backend ?? null, samplerNote,
-    util, nominalPeriodS, files: { ...files, samples: stopped?.samplesPath ? files.samples : null },
+    util, nominalPeriodS, sampled: req.sampleGpu, files: { ...files, samples: stopped?.samplesPath ? files.samples : null },
   };
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
 import type { Plan } from '../plan/plan.js';
 import { describePlan } from '../plan/plan.js';
 import { buildRecipe, buildVars } from '../build/build.js';
@@ -17,7 +17,7 @@ import { renderSummaryMd } from '../report/summary.js';
 import { NhGateError, type ExitClass } from '../errors.js';
 import type { GateDeps } from './deps.js';
 import type { Inputs } from './setup.js';
-import { checkArch } from './arch.js';
+import { checkArch, checkArchForNodes } from './arch.js';
 import { runLeg, type LegOutcome } from './leg.js';
 
 export interface SeriesOptions {
@@ -65,7 +65,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   const originNs = monoNs();
   const now = deps.now();
   const silicon = await deps.detectSilicon();
-  const arch = checkArch(o.archClaim, silicon, inputs.recipe);
+  const arch = deps.legRunner?.kind === 'slurm' ? checkArchForNodes(o.archClaim) : checkArch(o.archClaim, silicon, inputs.recipe);
   if (!arch.ok && arch.usage) throw new NhGateError('USAGE', arch.message, 'pass --arch cpu, 90, 90a, 121a, 110 … (the compute capability of the target GPU)');
   const runDir = createRunDir(o.resultsBase, o.gateName, now);
   const r: RunResult = {
@@ -95,6 +95,15 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   if (arch.note) r.notes.push(arch.note);
   const plan = o.plan(arch.arch);
   r.plan = { text: describePlan(plan), order: plan.order, seed: plan.seed, legs: plan.legs.length };
+  const timeoutS = o.timeoutS ?? inputs.recipe.driver.timeoutS;
+  if (deps.legRunner?.preflight && plan.legs[0]) {
+    try {
+      await deps.legRunner.preflight({ runDir, arch: arch.arch }, { arm: plan.legs[0].arm, timeoutS });
+    } catch (err) {
+      rmSync(runDir, { recursive: true, force: true });
+      throw err;
+    }
+  }
 
   const lock = acquireLock(lockPath(), `nh-gate ${o.command} (${o.gateName})`);
   if (lock.replacedStale) r.notes.push(`replaced a stale GPU lock left by pid ${lock.replacedStale.pid} (${lock.replacedStale.command})`);
@@ -131,7 +140,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     const ctx = {
       deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: inputs.goldenPath, vars,
       binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', deviceIndex: 0,
-      timeoutS: o.timeoutS ?? inputs.recipe.driver.timeoutS, signal: signal,
+      timeoutS, signal: signal,
     };
     for (const planned of plan.legs) {
       if (signal.aborted) break;

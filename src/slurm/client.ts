@@ -1,0 +1,66 @@
+import type { Executor, ProcessRun } from '../exec/types.js';
+import { describeEnd } from '../exec/types.js';
+import { NhGateError } from '../errors.js';
+import { parseJobId } from './sbatch.js';
+import { parseSacct, parseScontrol, parseSqueue, type JobState } from './state.js';
+
+// The Slurm commands nh-gate runs (sbatch, scontrol, squeue, sacct, scancel), each as an argv through the
+// executor, so a missing command or a refusal comes back as a named error, never a stack trace.
+
+export interface SlurmClient {
+  // Submits; the job id. SLURM_UNAVAILABLE without sbatch, SLURM_REJECTED with sbatch's own words.
+  submit(argv: string[]): Promise<string>;
+  // Validates a submission without queueing it (sbatch --test-only), before the series builds anything.
+  testOnly(argv: string[]): Promise<void>;
+  // The job while it lives: scontrol, else squeue.
+  live(jobId: string): Promise<JobState | null>;
+  // The job once it ended: sacct when accounting works, else scontrol while the controller remembers it.
+  final(jobId: string): Promise<JobState | null>;
+  cancel(jobId: string): Promise<void>;
+}
+
+function text(run: ProcessRun, stream?: 'stdout' | 'stderr'): string {
+  return run.lines.filter((l) => !stream || l.stream === stream).map((l) => l.text).join('\n');
+}
+
+function unavailable(cmd: string, run: ProcessRun): NhGateError {
+  return new NhGateError('SLURM_UNAVAILABLE', `--executor slurm: '${cmd}' could not run (${describeEnd(run)}): Slurm's client commands are not on PATH`, "run nh-gate on a host that can submit to the cluster (a login node), put Slurm's bin directory on PATH, or use --executor local");
+}
+
+// The client over an executor (the real one spawns; tests may pass a recording one).
+export function slurmClient(exec: Executor, env: Record<string, string> = {}): SlurmClient {
+  const run = (argv: string[]) => exec.run({ argv, env, timeoutS: 60 });
+  const rejected = (r: ProcessRun, argv: string[]): NhGateError =>
+    new NhGateError('SLURM_REJECTED', `sbatch refused the leg (${describeEnd(r)}): ${text(r, 'stderr').trim() || text(r).trim() || 'no message'}\n  command: ${argv.join(' ')}`, 'fix the Slurm config (partition, gres, constraints, extraArgs: docs/fleet.md); `sinfo -s` lists the partitions this cluster has');
+  return {
+    async submit(argv) {
+      const r = await run(argv);
+      if (r.spawnError) throw unavailable(argv[0]!, r);
+      const id = r.exitCode === 0 ? parseJobId(text(r, 'stdout')) : null;
+      if (id === null) throw rejected(r, argv);
+      return id;
+    },
+    async testOnly(argv) {
+      const probe = [argv[0]!, '--test-only', ...argv.slice(1).filter((a) => a !== '--parsable')];
+      const r = await run(probe);
+      if (r.spawnError) throw unavailable(argv[0]!, r);
+      if (r.exitCode !== 0) throw rejected(r, probe);
+    },
+    async live(jobId) {
+      const sc = await run(['scontrol', 'show', 'job', '-o', jobId]);
+      if (sc.spawnError) throw unavailable('scontrol', sc);
+      const s = sc.exitCode === 0 ? parseScontrol(text(sc, 'stdout')) : null;
+      if (s) return s;
+      const sq = await run(['squeue', '-h', '-j', jobId, '-o', '%T|%r|%N']);
+      return sq.exitCode === 0 ? parseSqueue(text(sq, 'stdout')) : null;
+    },
+    async final(jobId) {
+      const sa = await run(['sacct', '-n', '-P', '-X', '-j', jobId, '-o', 'State,ExitCode,NodeList,Reason']);
+      const fromAcct = !sa.spawnError && sa.exitCode === 0 ? parseSacct(text(sa, 'stdout')) : null;
+      return fromAcct ?? this.live(jobId);
+    },
+    async cancel(jobId) {
+      await run(['scancel', jobId]);
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { existsSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { monoNs, spanS } from '../exec/clock.js';
+import { writeAtomic } from '../results/write.js';
+import type { SlurmLegInfo } from '../results/types.js';
+import type { LegRunner, LegRunOutcome } from '../gates/legRunner.js';
+import { legFiles, type LegObserved, type LegRequest } from '../gates/observe.js';
+import type { SlurmConfig } from './config.js';
+import type { SlurmClient } from './client.js';
+import { batchScript, legJobFiles, sbatchArgv } from './sbatch.js';
+import { faultOf, neverStarted, PENDING_STATES, TERMINAL_STATES, type JobState } from './state.js';
+import { readNodeRecord, WIRE_SCHEMA_VERSION, type SlurmLegRequest } from './wire.js';
+
+// --executor slurm: each leg is one job (sbatch, one exclusive GPU); nh-gate waits for it, reads the
+// runner's record from the run directory and hands the series the same observation a local leg gives.
+// Faults (cancelled, timed out, node lost, never started) come back as the leg's named VOID, never thrown.
+
+export interface SlurmRunnerOptions {
+  config: SlurmConfig;
+  client: SlurmClient;
+  progress: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+// The runner shipped in this package: dist/slurm/runner.js beside this file.
+export function defaultRunnerPath(): string {
+  return fileURLToPath(new URL('./runner.js', import.meta.url));
+}
+
+function emptyRun(argv: string[]): LegObserved['run'] {
+  const t = monoNs();
+  return { argv, pid: null, startNs: t, endNs: t, exitCode: null, signal: null, timedOut: false, interrupted: false, spawnError: null, orphansKilled: false, lines: [] };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+// The Slurm executor of one series (it remembers the node the series is pinned to).
+export function slurmLegRunner(o: SlurmRunnerOptions): LegRunner {
+  const c = o.config;
+  const env = o.env ?? process.env;
+  let pinnedNode: string | null = null;
+  const script = (runDir: string): string => {
+    const path = legJobFiles(runDir, 'x').script;
+    writeAtomic(path, batchScript(c.node ?? process.execPath, c.runner ?? defaultRunnerPath()));
+    return path;
+  };
+  const argvFor = (runDir: string, arch: string, name: string, req: Pick<LegRequest, 'arm' | 'timeoutS'>): string[] => {
+    const f = legJobFiles(runDir, name);
+    return sbatchArgv(c, { jobName: `nh-gate-${name}`, arm: req.arm, arch, pinnedNode, timeoutS: req.timeoutS, outputPath: f.output, scriptPath: script(runDir), requestPath: f.request });
+  };
+
+  return {
+    kind: 'slurm',
+    // sbatch --test-only: a missing sbatch or a partition the cluster lacks is a named error before any build.
+    async preflight(site, first) {
+      await o.client.testOnly(argvFor(site.runDir, site.arch, 'preflight', first));
+    },
+    async run(req, at): Promise<LegRunOutcome> {
+      const f = legJobFiles(at.runDir, req.name);
+      const exported = Object.fromEntries(c.export.flatMap((k) => (env[k] !== undefined ? [[k, env[k]!]] : [])));
+      const request: SlurmLegRequest = {
+        schemaVersion: WIRE_SCHEMA_VERSION, leg: { ...req, env: { ...exported, ...req.env } }, runDir: at.runDir,
+        copyMode: c.copyMode, nodeScratch: c.nodeScratch, arch: at.arch, originWallMs: Date.now() - spanS(at.originNs, monoNs()) * 1000,
+      };
+      for (const p of [f.node, f.output]) rmSync(p, { force: true });
+      writeAtomic(f.request, JSON.stringify(request, null, 2) + '\n');
+      const jobId = await o.client.submit(argvFor(at.runDir, at.arch, req.name, req));
+      o.progress(`[nh-gate] leg ${req.index + 1}: ${req.label}: Slurm job ${jobId}`);
+      const submittedNs = monoNs();
+      let last: JobState | null = null;
+      let fault: string | null = null;
+      let interrupted = false;
+      for (;;) {
+        if (at.signal.aborted) {
+          await o.client.cancel(jobId);
+          interrupted = true;
+          break;
+        }
+        const s = await o.client.live(jobId);
+        if (s === null) break;
+        last = s;
+        if (TERMINAL_STATES.has(s.state)) break;
+        if (PENDING_STATES.has(s.state) && spanS(submittedNs, monoNs()) > c.startTimeoutS) {
+          await o.client.cancel(jobId);
+          fault = neverStarted(jobId, s, spanS(submittedNs, monoNs()));
+          break;
+        }
+        await sleep(c.pollS * 1000, at.signal);
+      }
+      if (!fault && !interrupted) {
+        // Give the controller a moment to record the end, then ask the most authoritative source.
+        const fin = (await o.client.final(jobId)) ?? last;
+        last = fin;
+        const rec0 = readNodeRecord(f.node);
+        fault = fin
+          ? faultOf(jobId, fin, rec0 !== null, f.output)
+          : `SLURM_LOST: job ${jobId} is no longer known to the controller and accounting (sacct) has no record of it; see ${f.output}; the finished legs are kept; --resume RUN_DIR submits only the missing legs`;
+      }
+      const rec = readNodeRecord(f.node);
+      if (!fault && rec?.fault) fault = rec.fault;
+      const node = rec?.node ?? last?.node ?? null;
+      if (c.pin === 'series' && !fault && !interrupted && node && pinnedNode === null) pinnedNode = node;
+      const slurm: SlurmLegInfo = { jobId, node, state: interrupted ? 'CANCELLED' : (last?.state ?? null), reason: last?.reason ?? null, exitCode: last?.exitCode ?? null, source: last?.source ?? null };
+      const observed: LegObserved = rec?.observed ?? {
+        run: emptyRun([]), binarySha256: null, foreignPids: [], contentionChecked: false, samplerBackend: null, samplerNote: null,
+        util: [], nominalPeriodS: null, sampled: false, files: { ...legFiles(req), events: null, samples: null },
+      };
+      // A job ended by Slurm is that leg's fault, not a Ctrl-C of the series; ours is the series' interrupt.
+      observed.run = { ...observed.run, interrupted };
+      if (!existsSync(`${at.runDir}/${observed.files.log}`)) writeAtomic(`${at.runDir}/${observed.files.log}`, '');
+      return { observed, silicon: rec?.silicon ?? null, originNs: rec && rec.observed ? rec.originNs : null, slurm, fault };
+    },
+  };
+}
