@@ -19,6 +19,7 @@ import type { GateDeps } from './deps.js';
 import type { Inputs } from './setup.js';
 import { checkArch, checkArchForNodes } from './arch.js';
 import { runLeg, type LegOutcome } from './leg.js';
+import { checkResumable, loadResume } from './resume.js';
 
 export interface SeriesOptions {
   command: 'a3' | 'ab';
@@ -37,6 +38,8 @@ export interface SeriesOptions {
   finalize: (r: RunResult, legs: LegOutcome[], done: boolean) => Pick<RunResult, 'quantities' | 'comparison' | 'verdict' | 'notes'>;
   // Extra plot inputs from the legs (A/B distributions).
   abPlotTitle?: string;
+  // --resume RUN_DIR: keep that run's finished legs, run only the missing ones into it.
+  resume?: string | undefined;
 }
 
 export interface SeriesOutcome {
@@ -67,7 +70,8 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   const silicon = await deps.detectSilicon();
   const arch = deps.legRunner?.kind === 'slurm' ? checkArchForNodes(o.archClaim) : checkArch(o.archClaim, silicon, inputs.recipe);
   if (!arch.ok && arch.usage) throw new NhGateError('USAGE', arch.message, 'pass --arch cpu, 90, 90a, 121a, 110 … (the compute capability of the target GPU)');
-  const runDir = createRunDir(o.resultsBase, o.gateName, now);
+  const resumed = o.resume ? loadResume(o.resume, o.command) : null;
+  const runDir = resumed ? resumed.runDir : createRunDir(o.resultsBase, o.gateName, now);
   const r: RunResult = {
     schemaVersion: RESULT_SCHEMA_VERSION, tool: { name: 'nh-gate', version: '0.1.0' }, command: o.command, argv: o.argv,
     runDir, startedAt: now.toISOString(), finishedAt: null, status: 'running',
@@ -95,12 +99,16 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   if (arch.note) r.notes.push(arch.note);
   const plan = o.plan(arch.arch);
   r.plan = { text: describePlan(plan), order: plan.order, seed: plan.seed, legs: plan.legs.length };
+  if (resumed) {
+    checkResumable(resumed, r.plan.text, r.gate?.sha256 ?? null, inputs.recipe.name);
+    r.notes.push(`resumed ${runDir}: ${resumed.kept.size} finished leg(s) kept, ${plan.legs.length - resumed.kept.size} to run`);
+  }
   const timeoutS = o.timeoutS ?? inputs.recipe.driver.timeoutS;
   if (deps.legRunner?.preflight && plan.legs[0]) {
     try {
       await deps.legRunner.preflight({ runDir, arch: arch.arch }, { arm: plan.legs[0].arm, timeoutS });
     } catch (err) {
-      rmSync(runDir, { recursive: true, force: true });
+      if (!resumed) rmSync(runDir, { recursive: true, force: true });
       throw err;
     }
   }
@@ -144,7 +152,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     };
     for (const planned of plan.legs) {
       if (signal.aborted) break;
-      const out = await runLeg(ctx, planned);
+      const out = resumed?.kept.get(planned.index) ?? await runLeg(ctx, planned);
       if (out.record.process.interrupted) {
         r.notes.push(`leg ${planned.index + 1} was interrupted and is not counted`);
         break;

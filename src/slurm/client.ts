@@ -44,7 +44,9 @@ export function slurmClient(exec: Executor, env: Record<string, string> = {}): S
       const probe = [argv[0]!, '--test-only', ...argv.slice(1).filter((a) => a !== '--parsable')];
       const r = await run(probe);
       if (r.spawnError) throw unavailable(argv[0]!, r);
-      if (r.exitCode !== 0) throw rejected(r, probe);
+      // --test-only also refuses a request no node can take *now* (drained, down): a real submission would
+      // wait for one, so that case is left to the start timeout (NEVER_STARTED), not refused here.
+      if (r.exitCode !== 0 && !/Requested node configuration is not available/i.test(text(r))) throw rejected(r, probe);
     },
     async live(jobId) {
       const sc = await run(['scontrol', 'show', 'job', '-o', jobId]);

@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { monoNs, spanS } from '../exec/clock.js';
+import { NhGateError } from '../errors.js';
 import { writeAtomic } from '../results/write.js';
 import type { SlurmLegInfo } from '../results/types.js';
 import type { LegRunner, LegRunOutcome } from '../gates/legRunner.js';
@@ -32,6 +33,14 @@ function emptyRun(argv: string[]): LegObserved['run'] {
   return { argv, pid: null, startNs: t, endNs: t, exitCode: null, signal: null, timedOut: false, interrupted: false, spawnError: null, orphansKilled: false, lines: [] };
 }
 
+// What a leg whose job never ran (or left no record) observed: nothing.
+function lostObservation(req: LegRequest): LegObserved {
+  return {
+    run: emptyRun([]), binarySha256: null, foreignPids: [], contentionChecked: false, samplerBackend: null, samplerNote: null,
+    util: [], nominalPeriodS: null, sampled: false, files: { ...legFiles(req), events: null, samples: null },
+  };
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const t = setTimeout(done, ms);
@@ -49,6 +58,7 @@ export function slurmLegRunner(o: SlurmRunnerOptions): LegRunner {
   const c = o.config;
   const env = o.env ?? process.env;
   let pinnedNode: string | null = null;
+  let submitted = 0;
   const script = (runDir: string): string => {
     const path = legJobFiles(runDir, 'x').script;
     writeAtomic(path, batchScript(c.node ?? process.execPath, c.runner ?? defaultRunnerPath()));
@@ -74,7 +84,15 @@ export function slurmLegRunner(o: SlurmRunnerOptions): LegRunner {
       };
       for (const p of [f.node, f.output]) rmSync(p, { force: true });
       writeAtomic(f.request, JSON.stringify(request, null, 2) + '\n');
-      const jobId = await o.client.submit(argvFor(at.runDir, at.arch, req.name, req));
+      let jobId: string;
+      try {
+        jobId = await o.client.submit(argvFor(at.runDir, at.arch, req.name, req));
+      } catch (err) {
+        // The first refusal stops the series (a config error, exit 2); a later one voids only its leg.
+        if (submitted === 0 || !(err instanceof NhGateError) || err.code !== 'SLURM_REJECTED') throw err;
+        return { observed: lostObservation(req), silicon: null, originNs: null, slurm: { jobId: null, node: null, state: null, reason: null, exitCode: null, source: 'sbatch' }, fault: `SLURM_REJECTED: ${err.message}; the finished legs are kept; --resume RUN_DIR submits only the missing legs` };
+      }
+      submitted += 1;
       o.progress(`[nh-gate] leg ${req.index + 1}: ${req.label}: Slurm job ${jobId}`);
       const submittedNs = monoNs();
       let last: JobState | null = null;
@@ -111,10 +129,7 @@ export function slurmLegRunner(o: SlurmRunnerOptions): LegRunner {
       const node = rec?.node ?? last?.node ?? null;
       if (c.pin === 'series' && !fault && !interrupted && node && pinnedNode === null) pinnedNode = node;
       const slurm: SlurmLegInfo = { jobId, node, state: interrupted ? 'CANCELLED' : (last?.state ?? null), reason: last?.reason ?? null, exitCode: last?.exitCode ?? null, source: last?.source ?? null };
-      const observed: LegObserved = rec?.observed ?? {
-        run: emptyRun([]), binarySha256: null, foreignPids: [], contentionChecked: false, samplerBackend: null, samplerNote: null,
-        util: [], nominalPeriodS: null, sampled: false, files: { ...legFiles(req), events: null, samples: null },
-      };
+      const observed: LegObserved = rec?.observed ?? lostObservation(req);
       // A job ended by Slurm is that leg's fault, not a Ctrl-C of the series; ours is the series' interrupt.
       observed.run = { ...observed.run, interrupted };
       if (!existsSync(`${at.runDir}/${observed.files.log}`)) writeAtomic(`${at.runDir}/${observed.files.log}`, '');

@@ -13,6 +13,7 @@ export interface A3CliOptions extends ExecutorCliOptions {
   resultsDir: string;
   checkpoint?: string;
   timeout?: string;
+  resume?: string;
   json?: boolean;
 }
 
@@ -45,6 +46,7 @@ export function register(program: Command): void {
     .option('--checkpoint <file>', 'value of {checkpoint} in the recipe (engines whose checkpoint is not built by the recipe)')
     .option('--timeout <seconds>', "per-leg timeout (default: the recipe's driver.timeoutS)")
     .option('--results-dir <dir>', 'where runs/ and ledger.jsonl go', '.nh-gate')
+    .option('--resume <run-dir>', 'run only the legs that run directory lacks (lost jobs, cancelled legs), keeping its finished ones')
     .option('--json', 'print result.json on stdout')
     .action((opts: A3CliOptions) =>
       runAction(async () => {
@@ -56,7 +58,7 @@ export function register(program: Command): void {
           import('../../gates/setup.js'), import('../../gates/a3.js'), import('../../gates/deps.js'), import('../../report/print.js'),
         ]);
         const inputs = loadInputs({ command: 'a3', recipe: opts.recipe, golden: opts.golden, gate: opts.gate });
-        const out = await runA3({ argv: process.argv.slice(2), inputs, arch: opts.arch, mode: (opts.mode ?? inputs.gate?.gate.mode ?? 'decode') as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await withExecutor(await realDeps(), opts));
+        const out = await runA3({ argv: process.argv.slice(2), inputs, arch: opts.arch, mode: (opts.mode ?? inputs.gate?.gate.mode ?? 'decode') as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, resume: opts.resume }, await withExecutor(await realDeps(), opts));
         printOutcome(out.result, Boolean(opts.json));
         return out.exitClass;
       }),

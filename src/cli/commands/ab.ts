@@ -18,6 +18,7 @@ interface AbCliOptions extends ExecutorCliOptions {
   checkpoint?: string;
   timeout?: string;
   resultsDir: string;
+  resume?: string;
   json?: boolean;
   dryRun?: boolean;
 }
@@ -41,6 +42,7 @@ export function register(program: Command): void {
     .option('--timeout <seconds>', 'per-leg timeout')
     .option('--results-dir <dir>', 'where runs/ and ledger.jsonl go', '.nh-gate')
     .option('--dry-run', 'print the plan (legs and their order) and exit')
+    .option('--resume <run-dir>', 'run only the legs that run directory lacks (lost jobs, cancelled legs), keeping its finished ones')
     .option('--json', 'print result.json on stdout')
     .action((opts: AbCliOptions) =>
       runAction(async () => {
@@ -63,7 +65,7 @@ export function register(program: Command): void {
           process.stdout.write(describePlan(plan) + '\n');
           return 'passed';
         }
-        const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await withExecutor(await realDeps(), opts));
+        const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, resume: opts.resume }, await withExecutor(await realDeps(), opts));
         printOutcome(out.result, Boolean(opts.json));
         return out.exitClass;
       }),
