@@ -11,6 +11,8 @@ import { faultOf, neverStarted, parseSacct, parseScontrol, parseSqueue, RUNNER_R
 import { compareArms } from '../../src/gates/compare.js';
 import { legStands } from '../../src/gates/resume.js';
 import { parseExecutor } from '../../src/cli/executor.js';
+import { ledgerEntries } from '../../src/results/ledger.js';
+import type { RunResult } from '../../src/results/types.js';
 import { measured } from '../../src/quantity/make.js';
 import type { Silicon } from '../../src/silicon/types.js';
 import { leg } from '../gates/fixtures.js';
@@ -143,6 +145,26 @@ describe('silicon kept apart', () => {
   it('one arm spread over two kinds of silicon is withheld too', () => {
     const legs = [on(leg(0, 'A', 2), h200, 'n1'), on(leg(1, 'B', 1), h200, 'n1'), on(leg(2, 'B', 1.1), gb10, 'n2'), on(leg(3, 'A', 2.1), h200, 'n1')];
     expect(compareArms({ legs, metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: 1 }).ratio).toMatchObject({ status: 'withheld', reason: 'CROSS_SILICON' });
+  });
+});
+
+describe('ledger by silicon', () => {
+  const gpu = (name: string, cc: string): Silicon => ({ kind: 'gpu', gpuName: name, uuid: null, computeCapability: cc, smArch: null, archTarget: null, driverVersion: null, cudaDriverVersion: null, maxSmClockMHz: null, cpuModel: 'c', source: 'nvml' });
+  const run = (legs: RunResult['legs']): RunResult => ({
+    schemaVersion: 1, tool: { name: 'nh-gate', version: '0' }, command: 'ab', argv: [], runDir: '/r', startedAt: 'x', finishedAt: 'y', status: 'complete',
+    recipe: null, golden: null, gate: null, arch: 'cpu', silicon: { ...gpu('x', '1.0'), kind: 'cpu-only', cpuModel: 'login node CPU' }, build: null, plan: null,
+    legs, quantities: { ratio: measured('ratio', 'abRatio', 0.5, 'x', {}) }, comparison: null, verdict: { word: 'MEASURED', exitClass: 'passed', reasons: [] }, notes: [],
+  });
+  it('legs on two kinds of node silicon make one line each, without the run-level ratio; one kind makes one line under it', () => {
+    const es = ledgerEntries(run([{ ...leg(0, 'A', 2), silicon: gpu('Fake H200', '9.0') }, { ...leg(1, 'B', 1), silicon: gpu('Fake GB10', '12.1') }]));
+    expect(es.map((e) => [e.siliconKey, e.legs, Object.keys(e.figures)])).toEqual([
+      ['gpu:Fake H200|cc9.0', [1], ['leg1.perOutputToken']],
+      ['gpu:Fake GB10|cc12.1', [2], ['leg2.perOutputToken']],
+    ]);
+    const one = ledgerEntries(run([{ ...leg(0, 'A', 2), silicon: gpu('Fake H200', '9.0') }, { ...leg(1, 'B', 1), silicon: gpu('Fake H200', '9.0') }]));
+    expect(one).toHaveLength(1);
+    expect(one[0]).toMatchObject({ siliconKey: 'gpu:Fake H200|cc9.0' });
+    expect(Object.keys(one[0]!.figures)).toContain('ratio');
   });
 });
 
