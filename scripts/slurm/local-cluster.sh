@@ -53,6 +53,8 @@ TaskProlog=$STATE/task-prolog.sh
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 SchedulerType=sched/backfill
+# Schedule a submitted batch job at once (Slurm's defaults wait up to ~1 s more per job; bench/slurm-overhead.mjs has both).
+SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 GresTypes=gpu

@@ -93,6 +93,10 @@ export interface SlurmLegInfo {
   reason: string | null;
   exitCode: string | null;
   source: 'sacct' | 'scontrol' | 'squeue' | 'sbatch' | null;
+  // Series-relative seconds: sbatch called, and the job's end seen with its record read (Slurm's own cost is
+  // the gap to process.startS and from process.endS).
+  submitS?: number | null;
+  collectS?: number | null;
 }
 
 export interface VerdictRecord {

@@ -85,6 +85,7 @@ export function slurmLegRunner(o: SlurmRunnerOptions): LegRunner {
       for (const p of [f.node, f.output]) rmSync(p, { force: true });
       writeAtomic(f.request, JSON.stringify(request, null, 2) + '\n');
       let jobId: string;
+      const submittedNs = monoNs();
       try {
         jobId = await o.client.submit(argvFor(at.runDir, at.arch, req.name, req));
       } catch (err) {
@@ -94,7 +95,6 @@ export function slurmLegRunner(o: SlurmRunnerOptions): LegRunner {
       }
       submitted += 1;
       o.progress(`[nh-gate] leg ${req.index + 1}: ${req.label}: Slurm job ${jobId}`);
-      const submittedNs = monoNs();
       let last: JobState | null = null;
       let fault: string | null = null;
       let interrupted = false;
@@ -128,7 +128,10 @@ export function slurmLegRunner(o: SlurmRunnerOptions): LegRunner {
       if (!fault && rec?.fault) fault = rec.fault;
       const node = rec?.node ?? last?.node ?? null;
       if (c.pin === 'series' && !fault && !interrupted && node && pinnedNode === null) pinnedNode = node;
-      const slurm: SlurmLegInfo = { jobId, node, state: interrupted ? 'CANCELLED' : (last?.state ?? null), reason: last?.reason ?? null, exitCode: last?.exitCode ?? null, source: last?.source ?? null };
+      const slurm: SlurmLegInfo = {
+        jobId, node, state: interrupted ? 'CANCELLED' : (last?.state ?? null), reason: last?.reason ?? null, exitCode: last?.exitCode ?? null, source: last?.source ?? null,
+        submitS: spanS(at.originNs, submittedNs), collectS: spanS(at.originNs, monoNs()),
+      };
       const observed: LegObserved = rec?.observed ?? lostObservation(req);
       // A job ended by Slurm is that leg's fault, not a Ctrl-C of the series; ours is the series' interrupt.
       observed.run = { ...observed.run, interrupted };
