@@ -129,6 +129,8 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
     if (stopped.errors.length) samplerNote = `${samplerNote ? samplerNote + '; ' : ''}sampler errors: ${stopped.errors.join('; ')}`;
   }
   if (run.pid !== null) foreign.delete(run.pid);
+  // This process holds NVML open to sample; it is ours, not contention (the stand-in NVML lists it).
+  foreign.delete(process.pid);
   return {
     run, binarySha256, foreignPids: [...foreign], contentionChecked, samplerBackend: stopped?.backend ?? null, samplerNote,
     util, nominalPeriodS, sampled: req.sampleGpu, files: { ...files, samples: stopped?.samplesPath ? files.samples : null },

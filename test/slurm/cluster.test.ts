@@ -107,6 +107,22 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     expect(resumed.notes.join('\n')).toMatch(/3 finished leg\(s\) kept, 1 to run/);
   });
 
+  it('--arch 90 with a constraint lands on the cc 9.0 node and samples busy there; the same claim on n2 runs nothing (NO_SUCH_SILICON)', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '0.5' });
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-arch-'));
+    const r = await nhGate(['a3', '--recipe', repo.recipePath, '--arch', '90', '--executor', 'slurm', '--json', '--slurm-config', slurmConfig({ constraints: { '90': 'h200' } })], dir);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as RunResult;
+    const l = doc.legs[0]!;
+    expect(l.slurm?.node).toBe('n1');
+    expect(l.samplerBackend).toBe('nvml');
+    expect(l.quantities.busy).toMatchObject({ status: 'measured', unit: '%' });
+    expect(l.quantities.busy?.status === 'measured' && l.quantities.busy.silicon?.gpuName).toBe('Fake H200');
+    const wrong = await nhGate(['a3', '--recipe', repo.recipePath, '--arch', '90', '--executor', 'slurm', '--json', '--slurm-config', slurmConfig({ extraArgs: ['--nodelist=n2'] })], dir);
+    expect(wrong.exitCode).toBe(3);
+    expect((JSON.parse(wrong.stdout) as RunResult).legs[0]!.voidReasons[0]).toMatch(/^NO_SUCH_SILICON: node n2 has Fake GB10 \(cc12\.1\), the series claims --arch 90/);
+  });
+
   it('a partition the cluster lacks: sbatch\'s own error, exit 2, before any build, no result written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-part-'));
     const r = await nhGate(['a3', '--executor', 'slurm', '--slurm-config', slurmConfig({ partition: 'nope' })], dir);
