@@ -123,6 +123,25 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     expect((JSON.parse(wrong.stdout) as RunResult).legs[0]!.voidReasons[0]).toMatch(/^NO_SUCH_SILICON: node n2 has Fake GB10 \(cc12\.1\), the series claims --arch 90/);
   });
 
+  it('Ctrl-C of nh-gate cancels the running job (scancel), keeps the finished legs, exit 3', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '2' });
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-int-'));
+    const proc = nhGate(['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '2', '--executor', 'slurm', '--slurm-config', slurmConfig({})], dir);
+    const jobId = await runningJob('nh-gate-leg-02-B');
+    proc.kill('SIGINT');
+    const r = await proc;
+    expect(r.exitCode, r.stderr).toBe(3);
+    const doc = resultOf(runsIn(dir)[0]!);
+    expect(doc.status).toBe('interrupted');
+    expect(doc.legs.map((l) => l.verdict)).toEqual(['STRICT PASS']);
+    let state = '';
+    for (let i = 0; i < 50 && !/JobState=(CANCELLED|COMPLETED)/.test(state); i++) {
+      state = slurm('scontrol', ['show', 'job', '-o', jobId]);
+      await sleep(100);
+    }
+    expect(state).toMatch(/JobState=CANCELLED/);
+  });
+
   it('a partition the cluster lacks: sbatch\'s own error, exit 2, before any build, no result written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-part-'));
     const r = await nhGate(['a3', '--executor', 'slurm', '--slurm-config', slurmConfig({ partition: 'nope' })], dir);
