@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // A hypothesis written BEFORE the measurement; the verdict is computed against it.
-export const HypothesisSchema = z.object({
+export const HypothesisSchema = z.strictObject({
   statement: z.string().min(1),
   metric: z.enum(['perOutputToken', 'busyFraction']),
   // The arm expected to be better; the ratio is reported as treatment/control.
@@ -11,7 +11,7 @@ export const HypothesisSchema = z.object({
   refutationFails: z.boolean().default(true).describe('whether REFUTED exits 1'),
 });
 
-export const GateSchema = z.object({
+export const GateSchema = z.strictObject({
   schemaVersion: z.literal(1),
   kind: z.enum(['a3', 'ab', 'busy', 'mutate', 'suite']),
   name: z.string(),
@@ -24,9 +24,16 @@ export const GateSchema = z.object({
   repeats: z.number().int().positive().default(4),
   order: z.enum(['abba', 'random']).default('abba'),
   // Flag value per arm of an A/B; default A=off (control), B=on (treatment). Equal values make a null A/B.
-  arms: z.object({ A: z.enum(['on', 'off']), B: z.enum(['on', 'off']) }).optional(),
+  arms: z.strictObject({ A: z.enum(['on', 'off']), B: z.enum(['on', 'off']) }).optional(),
   env: z.record(z.string(), z.string()).default({}).describe('environment held constant across every leg'),
   table: z.string().optional().describe('mutation table, for kind mutate'),
+  // "only": the gate reports figures and judges nothing; any other A/B must pre-register a hypothesis.
+  report: z.enum(['judge', 'only']).default('judge'),
+}).superRefine((g, ctx) => {
+  if (g.kind === 'ab' && !g.hypothesis && g.report !== 'only') {
+    ctx.addIssue({ code: 'custom', path: ['hypothesis'], message: 'an ab gate pre-registers its hypothesis (statement, metric, expect, refutedIfLessThanPct) before the measurement — add one, or say "report": "only" to report figures without a verdict' });
+  }
+  if (g.report === 'only' && g.hypothesis) ctx.addIssue({ code: 'custom', path: ['report'], message: '"only" judges nothing, but the gate registers a hypothesis — drop one of the two' });
 });
 
 export type Gate = z.infer<typeof GateSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // One prompt's oracle tokens; margins are null where the oracle had no logits.
-export const GoldenPromptSchema = z.object({
+export const GoldenPromptSchema = z.strictObject({
   id: z.number().int().nonnegative(),
   text: z.string().optional(),
   promptTokens: z.array(z.number().int().nonnegative()),
@@ -12,19 +12,19 @@ export const GoldenPromptSchema = z.object({
 });
 
 // goldens/<name>/golden.json: the oracle's tokens with provenance (SPEC §2).
-export const GoldenSchema = z.object({
+export const GoldenSchema = z.strictObject({
   schemaVersion: z.literal(1),
   name: z.string(),
-  oracle: z.object({ name: z.string(), version: z.string() }),
-  checkpoint: z.object({ name: z.string(), revision: z.string().describe('content sha256 or upstream revision') }),
-  sampling: z.object({ kind: z.literal('greedy'), maxNewTokens: z.number().int().positive() }),
+  oracle: z.strictObject({ name: z.string(), version: z.string() }),
+  checkpoint: z.strictObject({ name: z.string(), revision: z.string().describe('content sha256 or upstream revision') }),
+  sampling: z.strictObject({ kind: z.literal('greedy'), maxNewTokens: z.number().int().positive() }),
   capturedAt: z.string(),
   capturedHost: z.string(),
   engineConfigRecorded: z.enum(['yes', 'no', 'unknown']),
   engineConfig: z.record(z.string(), z.unknown()).optional(),
   // A NEAR-TIE PASS is only possible where the golden licenses it, with its margin threshold.
-  nearTie: z.object({ licensed: z.boolean(), maxMarginNats: z.number().nonnegative() }),
-  determinism: z.object({ runs: z.number().int().positive(), multiValuedCells: z.number().int().nonnegative() }).nullable(),
+  nearTie: z.strictObject({ licensed: z.boolean(), maxMarginNats: z.number().nonnegative() }),
+  determinism: z.strictObject({ runs: z.number().int().positive(), multiValuedCells: z.number().int().nonnegative() }).nullable(),
   prompts: z.array(GoldenPromptSchema).min(1),
 });
 

@@ -5,10 +5,11 @@ import { RecipeSchema } from './recipe.js';
 import { GateSchema } from './gate.js';
 import { GoldenSchema } from './golden.js';
 import { SampleLineSchema } from './samples.js';
+import { parseJsonl } from '../io/jsonl.js';
 import { MutationTableSchema } from './mutations.js';
-import { ProfileSchema } from '../profiles/schema.js';
+import { ProfileSchema } from './profile.js';
 import { formatZodIssues } from './load.js';
-import { listProfiles, resolveProfile } from '../profiles/registry.js';
+import { listProfiles, resolveProfile } from './profiles.js';
 import { NhGateError } from '../errors.js';
 
 export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'profile';
@@ -41,20 +42,7 @@ export function classify(file: string, json: unknown): FileKind | null {
 }
 
 function validateSamples(file: string, text: string): string[] {
-  const issues: string[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      issues.push(`${file}: line ${i + 1}: not JSON`);
-      return;
-    }
-    const r = SampleLineSchema.safeParse(json);
-    if (!r.success) for (const s of formatZodIssues(`${file}: line ${i + 1}`, r.error)) issues.push(s);
-  });
-  return issues;
+  return parseJsonl(text, SampleLineSchema).garbage.map((g) => `${file}: line ${g.lineNo}: ${g.reason}`);
 }
 
 // Cross-references a schema cannot see: a recipe's profile must resolve, a gate's recipe must exist.
@@ -100,7 +88,7 @@ export function validateFile(file: string, root: string, base?: string): FileRes
   const kind = classify(file, json);
   if (kind === null || kind === 'samples') return { file, kind: null, issues: [`${file}: (root): cannot tell which schema applies — put it under recipes/, gates/ or goldens/`] };
   const r = SCHEMAS[kind].safeParse(json);
-  if (!r.success) return { file, kind, issues: formatZodIssues(file, r.error) };
+  if (!r.success) return { file, kind, issues: formatZodIssues(file, r.error, SCHEMAS[kind]) };
   return { file, kind, issues: crossCheck(file, kind, r.data as Record<string, unknown>, root) };
 }
 

@@ -1,12 +1,11 @@
 import { planAb, type Mode } from '../plan/plan.js';
-import type { ExitClass } from '../errors.js';
 import type { RunResult, VerdictRecord } from '../results/types.js';
 import type { GateDeps } from './deps.js';
 import type { Inputs } from './setup.js';
 import { runSeries, type SeriesOutcome } from './series.js';
 import { compareArms, type ComparisonResult } from './compare.js';
-import { legClass } from './verdict.js';
-import { worstClass } from '../cli/exit.js';
+import { worstClass, hypothesisClass, isPass, type ExitClass } from '../verdict/words.js';
+import { legClass, legWhy } from './verdict.js';
 
 export interface AbOptions {
   argv: string[];
@@ -42,8 +41,8 @@ function comparisonNotes(c: ComparisonResult): string[] {
 
 function abVerdict(r: RunResult, c: ComparisonResult, refutationFails: boolean, expectedLegs: number, hasGate: boolean): VerdictRecord {
   const reasons: string[] = [];
-  const bad = r.legs.filter((l) => l.verdict !== 'STRICT PASS' && l.verdict !== 'NEAR-TIE PASS');
-  for (const l of bad) reasons.push(`leg ${l.index + 1} (${l.label}): ${l.verdict}${l.voidReasons.length ? ` — ${l.voidReasons.join('; ')}` : ''} (no speed taken from it)`);
+  const bad = r.legs.filter((l) => !isPass(l.verdict));
+  for (const l of bad) reasons.push(`leg ${l.index + 1} (${l.label}): ${l.verdict} — ${legWhy(l)} (no speed taken from it)`);
   const shas = new Set(r.legs.map((l) => l.binarySha256));
   if (shas.size > 1) return { word: 'VOID', exitClass: 'void', reasons: [`the legs ran ${shas.size} different binaries — an A/B compares one binary under a flag`, ...reasons] };
   if (bad.some((l) => l.verdict === 'DIVERGENCE')) return { word: 'DIVERGENCE', exitClass: 'failed', reasons };
@@ -56,9 +55,7 @@ function abVerdict(r: RunResult, c: ComparisonResult, refutationFails: boolean, 
     return { word: measuredOk ? 'MEASURED' : 'NOT MEASURED', exitClass: measuredOk ? 'passed' : 'void', reasons: [...reasons, 'no hypothesis was registered'] };
   }
   reasons.unshift(c.verdict.text);
-  if (word === 'SUPPORTED') return { word, exitClass: 'passed', reasons };
-  if (word === 'REFUTED') return { word, exitClass: refutationFails ? 'failed' : 'passed', reasons };
-  return { word, exitClass: 'void', reasons };
+  return { word, exitClass: hypothesisClass(word, refutationFails), reasons };
 }
 
 // nh-gate ab: one binary, interleaved legs of the two arms, each token-gated; the ratio with a bootstrap
@@ -84,7 +81,7 @@ export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome
         const speed = compareArms({ legs: legs.map((l) => l.record), metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: o.seed });
         quantities.perTokenRatio = speed.ratio;
       }
-      const notes = [...r.notes.filter((n) => !n.startsWith('spreads beside') && !n.startsWith('the arms did') && !n.startsWith('counters that') && !n.startsWith('the engine printed no counters') && !n.startsWith('hypothesis:')), ...comparisonNotes(c)];
+      const notes = comparisonNotes(c);
       const comparison = { metric: c.metric, numerator: c.numerator, ci: c.ci, spreads: c.spreads, counterDiff: c.counterDiff, armsDiffered: c.armsDiffered, hypothesis: c.verdict, arms };
       const verdict = done || legs.length > 0 ? abVerdict(r, c, hypothesis?.refutationFails ?? true, r.plan?.legs ?? repeats * 2, gate !== null) : r.verdict;
       return { quantities, comparison, verdict, notes };

@@ -1,3 +1,4 @@
+import { TOOL } from '../version.js';
 import { join } from 'node:path';
 import { monoNs, monoS } from '../exec/clock.js';
 import { describeEnd, lastLines } from '../exec/types.js';
@@ -7,8 +8,9 @@ import { readSamplesFile } from '../config/load.js';
 import { busyFromSamples } from '../quantity/busy.js';
 import { refused } from '../quantity/make.js';
 import { formatTimedLine } from '../profiles/timed.js';
-import { createRunDir, writeAtomic } from '../results/write.js';
-import { saveRun, type PlotInputs } from '../results/save.js';
+import { createRunDir } from '../results/write.js';
+import { writeAtomic } from '../io/atomic.js';
+import { saveRun, type PlotInputs } from '../report/save.js';
 import { appendLedger } from '../results/ledger.js';
 import { RESULT_SCHEMA_VERSION, type RunResult } from '../results/types.js';
 import { NhGateError } from '../errors.js';
@@ -43,7 +45,7 @@ export async function runBusy(o: BusyOptions, deps: GateDeps): Promise<SeriesOut
   const silicon = await deps.detectSilicon();
   const runDir = createRunDir(o.resultsBase, 'busy', now);
   const r: RunResult = {
-    schemaVersion: RESULT_SCHEMA_VERSION, tool: { name: 'nh-gate', version: '0.1.0' }, command: 'busy', argv: o.argv, runDir,
+    schemaVersion: RESULT_SCHEMA_VERSION, tool: TOOL, command: 'busy', argv: o.argv, runDir,
     startedAt: now.toISOString(), finishedAt: null, status: 'running', recipe: null, golden: null, gate: null,
     arch: silicon.kind === 'gpu' ? (silicon.archTarget ?? 'gpu') : 'cpu', silicon, build: null, plan: null, legs: [],
     quantities: {}, comparison: null, verdict: { word: 'NOT MEASURED', exitClass: 'void', reasons: [] }, notes: [],

@@ -1,6 +1,7 @@
 import type { Silicon } from '../silicon/types.js';
 import type { SlurmLegInfo } from '../results/types.js';
 import type { LegObserved, LegRequest } from './observe.js';
+import type { Reason } from '../verdict/reasons.js';
 
 // The executor seam of a series: a leg runs here (local) or as a Slurm job (src/slurm/legRunner.ts);
 // either way it comes back as the same observation, and the series judges it the same way.
@@ -12,8 +13,8 @@ export interface LegRunOutcome {
   // An origin on the executing host's monotonic clock standing for the series' origin (null: same host, same clock).
   originNs: bigint | null;
   slurm: SlurmLegInfo | null;
-  // A reason the executor voids the leg by ("SLURM_CANCELLED: …"); null when the executor did its part.
-  fault: string | null;
+  // A reason the executor voids the leg by (SLURM_CANCELLED …); null when the executor did its part.
+  fault: Reason | null;
 }
 
 // Where a leg runs within its series: the run directory, Ctrl-C, the series' clock origin and arch.

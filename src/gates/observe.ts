@@ -3,11 +3,11 @@ import { mkdirSync, rmSync } from 'node:fs';
 import type { Recipe } from '../config/recipe.js';
 import type { Mode } from '../plan/plan.js';
 import { expandArgv, type TemplateVars } from '../build/template.js';
-import { sha256File } from '../build/hash.js';
-import { monoS } from '../exec/clock.js';
+import { sha256File } from '../io/hash.js';
 import { readSamplesFile } from '../config/load.js';
-import { writeAtomic } from '../results/write.js';
-import { formatTimedLine } from '../profiles/timed.js';
+import { writeAtomic } from '../io/atomic.js';
+import { arrivalS, formatTimedLine } from '../profiles/timed.js';
+import { legTrailerLine } from '../results/legLog.js';
 import type { ProcessRun } from '../exec/types.js';
 import type { UtilPoint } from '../quantity/busy.js';
 import type { GateDeps } from './deps.js';
@@ -33,6 +33,8 @@ export interface LegRequest {
   timeoutS: number;
   sampleGpu: boolean;
   deviceIndex: number;
+  // The leg log's first line (src/results/legLog.ts), written by the series; the host adds the trailer.
+  logHeader: string;
 }
 
 // Paths of a leg's files, relative to the run directory.
@@ -111,8 +113,6 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
   deps.progress(`[nh-gate] leg ${req.index + 1}: ${req.label}`);
   const run = await deps.exec.run({ argv, env: req.env, timeoutS: req.timeoutS, killGraceMs: 2000 }, { signal });
   const stopped = sampler ? await sampler.stop() : null;
-  // The leg log in CORE's timed format ("<monotonic s>\t<line>"), so `nh-gate analyze --log` rebuilds the window.
-  writeAtomic(join(outDir, files.log), run.lines.map((l) => formatTimedLine(monoS(l.tNs), l.text)).join('\n') + (run.lines.length ? '\n' : ''));
 
   const util: UtilPoint[] = [];
   let nominalPeriodS: number | null = null;
@@ -131,6 +131,10 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
   if (run.pid !== null) foreign.delete(run.pid);
   // This process holds NVML open to sample; it is ours, not contention (the stand-in NVML lists it).
   foreign.delete(process.pid);
+  // The leg log in timed format ("<monotonic s>\t<line>") between the series' header and a trailer (how the
+  // driver ended), so `nh-gate analyze --log` re-judges it exactly as the series does.
+  const trailer = legTrailerLine({ exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, interrupted: run.interrupted, spawnError: run.spawnError, foreignPids: [...foreign] });
+  writeAtomic(join(outDir, files.log), [req.logHeader, ...run.lines.map((l) => formatTimedLine(arrivalS(l.tNs), l.text)), trailer].join('\n') + '\n');
   return {
     run, binarySha256, foreignPids: [...foreign], contentionChecked, samplerBackend: stopped?.backend ?? null, samplerNote,
     util, nominalPeriodS, sampled: req.sampleGpu, files: { ...files, samples: stopped?.samplesPath ? files.samples : null },

@@ -9,7 +9,7 @@ import type { LegOutcome } from './leg.js';
 // submitting only the missing ones. The plan must be the one the directory was made by.
 
 // Void reasons that mean the executor lost the leg (not that the engine failed it): these legs run again.
-const EXECUTOR_FAULT = /^(SLURM_[A-Z_]+|NEVER_STARTED|RUN_DIR_UNREACHABLE|PARTIAL):/;
+const EXECUTOR_FAULT = /^(SLURM_[A-Z_]+|NEVER_STARTED|RUN_DIR_UNREACHABLE|PARTIAL)$/;
 
 export interface Resumed {
   runDir: string;
@@ -19,7 +19,7 @@ export interface Resumed {
 
 // Whether a leg of an earlier run stands (kept) or was lost by the executor (run again).
 export function legStands(l: LegRecord): boolean {
-  return !l.process.interrupted && !l.voidReasons.some((r) => EXECUTOR_FAULT.test(r));
+  return !l.process.interrupted && !l.voidReasons.some((r) => EXECUTOR_FAULT.test(r.code));
 }
 
 // Reads RUN_DIR/result.json; BAD_INPUT when it is missing or of another command.

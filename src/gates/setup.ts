@@ -5,7 +5,7 @@ import type { Gate } from '../config/gate.js';
 import type { Golden } from '../config/golden.js';
 import type { Profile } from '../profiles/types.js';
 import { loadGate, loadGolden, loadRecipe } from '../config/load.js';
-import { resolveProfile } from '../profiles/registry.js';
+import { resolveProfile } from '../config/profiles.js';
 import { NhGateError } from '../errors.js';
 
 // The package root (where recipes/, goldens/, gates/ and native/ ship): two levels above this file,

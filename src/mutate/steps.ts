@@ -58,7 +58,7 @@ export async function buildTree(recipe: Recipe, t: TreeLayout, o: StepOptions, f
   const hooks = o.signal ? { signal: o.signal } : {};
   if (full) rmSync(t.buildDir, { recursive: true, force: true });
   if (!existsSync(join(t.buildDir, 'CMakeCache.txt'))) {
-    const argv = [...expandArgv(recipe.configure, v, 'recipe.configure'), ...expandArgv(recipe.archs[o.arch]?.configureArgv ?? [], v, `recipe.archs.${o.arch}.configureArgv`)];
+    const argv = [...expandArgv(recipe.configure, v, 'recipe.configure'), ...expandArgv(recipe.archs[o.arch]?.configureArgv ?? [], v, `recipe.archs.${o.arch}.configureArgv`), ...expandArgv(recipe.suiteConfigureArgv, v, 'recipe.suiteConfigureArgv')];
     const cfg = await runProcess({ argv, cwd: t.root, timeoutS: 600 }, hooks);
     runs.push(cfg);
     if (cfg.exitCode !== 0) return asBuild(runs);

@@ -1,4 +1,6 @@
-import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { diffGolden } from './diff.js';
+import { access, rm } from 'node:fs/promises';
+import { writeAtomic } from '../io/atomic.js';
 import { dirname, join } from 'node:path';
 import { GoldenSchema } from '../config/golden.js';
 import type { Golden } from '../config/golden.js';
@@ -38,16 +40,9 @@ export function serializeGolden(g: Golden): string {
   return JSON.stringify(g, null, 2) + '\n';
 }
 
-// Writes via a temp file and rename, so a reader never sees half a golden.
-export async function writeAtomic(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
-  await writeFile(tmp, text, 'utf8');
-  await rename(tmp, path);
-}
 
 // The only way a committed golden changes: the staged one (validated again) replaces it, and staging is cleared.
-export async function acceptStaged(root: string, name: string): Promise<{ previous: Golden | null; accepted: Golden }> {
+export async function acceptStaged(root: string, name: string): Promise<{ previous: Golden | null; accepted: Golden; unchanged: boolean }> {
   checkGoldenName(name);
   const staged = await readGoldenFile(stagedPath(root, name));
   if (!staged) {
@@ -57,7 +52,9 @@ export async function acceptStaged(root: string, name: string): Promise<{ previo
     throw new NhGateError('BAD_INPUT', `staged golden ${stagedPath(root, name)} is named ${JSON.stringify(staged.name)}, not ${JSON.stringify(name)}`, 'recapture it');
   }
   const previous = await readGoldenFile(committedPath(root, name));
-  await writeAtomic(committedPath(root, name), serializeGolden(staged));
+  // An unchanged golden keeps its committed bytes (capture time and host included): accepting it rewrites nothing.
+  const unchanged = previous !== null && !diffGolden(previous, staged).changed;
+  if (!unchanged) writeAtomic(committedPath(root, name), serializeGolden(staged));
   await rm(dirname(stagedPath(root, name)), { recursive: true, force: true });
-  return { previous, accepted: staged };
+  return { previous, accepted: unchanged ? previous : staged, unchanged };
 }

@@ -2,6 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siliconKey } from '../silicon/types.js';
 import { appendLine } from './write.js';
+import { parseJsonl } from '../io/jsonl.js';
+import { z } from 'zod';
+
+// What a ledger line must hold to be read back (zod at the boundary; extra keys from newer writers are kept).
+const LedgerLineSchema = z.looseObject({ schemaVersion: z.literal(1), siliconKey: z.string().nullable() });
 import type { RunResult } from './types.js';
 
 // One ledger line: a run's measured figures keyed by the silicon they were taken on, so a later run
@@ -87,16 +92,6 @@ export function ledgerOnSilicon(base: string, key: string): { entries: LedgerEnt
   } catch {
     return { entries: [], skipped: 0 };
   }
-  const entries: LedgerEntry[] = [];
-  let skipped = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const e = JSON.parse(line) as LedgerEntry;
-      if (e && e.schemaVersion === 1 && e.siliconKey === key) entries.push(e);
-    } catch {
-      skipped += 1;
-    }
-  }
-  return { entries, skipped };
+  const { records, garbage } = parseJsonl(text, LedgerLineSchema);
+  return { entries: records.filter((e) => e.siliconKey === key) as unknown as LedgerEntry[], skipped: garbage.length };
 }

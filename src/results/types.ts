@@ -1,6 +1,7 @@
 import type { Quantity } from '../quantity/types.js';
 import type { Silicon } from '../silicon/types.js';
-import type { ExitClass } from '../errors.js';
+import type { ExitClass, TokenWord, VerdictWord } from '../verdict/words.js';
+import type { Reason } from '../verdict/reasons.js';
 import type { BuildRecord } from '../build/types.js';
 
 // result.json's schema version; bump on any breaking change to the shapes below.
@@ -41,8 +42,8 @@ export interface TokenJudgement {
   matched: number;
   fullRows: number;
   shortRows: number;
-  word: 'STRICT PASS' | 'NEAR-TIE PASS' | 'DIVERGENCE' | 'SHORT' | 'VOID';
-  reasons: string[];
+  word: TokenWord;
+  reasons: Reason[];
 }
 
 export interface CrossCheck {
@@ -78,8 +79,8 @@ export interface LegRecord {
   contention: { foreignPids: number[]; checked: boolean; note: string };
   quantities: Record<string, Quantity>;
   // The leg's own verdict: a leg with wrong tokens or a void reason has no speed.
-  verdict: string;
-  voidReasons: string[];
+  verdict: TokenWord;
+  voidReasons: Reason[];
   // The silicon of the host that ran this leg (with --executor slurm, the node's), and the Slurm job behind it.
   silicon?: Silicon | null;
   slurm?: SlurmLegInfo;
@@ -100,7 +101,7 @@ export interface SlurmLegInfo {
 }
 
 export interface VerdictRecord {
-  word: string;
+  word: VerdictWord;
   exitClass: ExitClass;
   reasons: string[];
 }

@@ -26,9 +26,3 @@ export function siliconKey(s: Silicon): string {
   if (s.kind === 'cpu-only') return `cpu:${s.cpuModel}`;
   return `gpu:${s.gpuName}|cc${s.computeCapability}`;
 }
-
-// A baseline's silicon is usually known only by its arch (e.g. "121a"); this is the key for that case.
-export function archKey(arch: string): string {
-  const cc = archToComputeCapability(arch);
-  return cc === null ? 'cpu' : `cc${cc}`;
-}

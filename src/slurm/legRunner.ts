@@ -2,7 +2,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { monoNs, spanS } from '../exec/clock.js';
 import { NhGateError } from '../errors.js';
-import { writeAtomic } from '../results/write.js';
+import { writeAtomic } from '../io/atomic.js';
+import { reason, type Reason } from '../verdict/reasons.js';
 import type { SlurmLegInfo } from '../results/types.js';
 import type { LegRunner, LegRunOutcome } from '../gates/legRunner.js';
 import { legFiles, type LegObserved, type LegRequest } from '../gates/observe.js';
@@ -91,12 +92,12 @@ export function slurmLegRunner(o: SlurmRunnerOptions): LegRunner {
       } catch (err) {
         // The first refusal stops the series (a config error, exit 2); a later one voids only its leg.
         if (submitted === 0 || !(err instanceof NhGateError) || err.code !== 'SLURM_REJECTED') throw err;
-        return { observed: lostObservation(req), silicon: null, originNs: null, slurm: { jobId: null, node: null, state: null, reason: null, exitCode: null, source: 'sbatch' }, fault: `SLURM_REJECTED: ${err.message}; the finished legs are kept; --resume RUN_DIR submits only the missing legs` };
+        return { observed: lostObservation(req), silicon: null, originNs: null, slurm: { jobId: null, node: null, state: null, reason: null, exitCode: null, source: 'sbatch' }, fault: reason('SLURM_REJECTED', `${err.message}; the finished legs are kept; --resume RUN_DIR submits only the missing legs`) };
       }
       submitted += 1;
       o.progress(`[nh-gate] leg ${req.index + 1}: ${req.label}: Slurm job ${jobId}`);
       let last: JobState | null = null;
-      let fault: string | null = null;
+      let fault: Reason | null = null;
       let interrupted = false;
       for (;;) {
         if (at.signal.aborted) {
@@ -122,7 +123,7 @@ export function slurmLegRunner(o: SlurmRunnerOptions): LegRunner {
         const rec0 = readNodeRecord(f.node);
         fault = fin
           ? faultOf(jobId, fin, rec0 !== null, f.output)
-          : `SLURM_LOST: job ${jobId} is no longer known to the controller and accounting (sacct) has no record of it; see ${f.output}; the finished legs are kept; --resume RUN_DIR submits only the missing legs`;
+          : reason('SLURM_LOST', `job ${jobId} is no longer known to the controller and accounting (sacct) has no record of it; see ${f.output}; the finished legs are kept; --resume RUN_DIR submits only the missing legs`);
       }
       const rec = readNodeRecord(f.node);
       if (!fault && rec?.fault) fault = rec.fault;
@@ -135,7 +136,8 @@ export function slurmLegRunner(o: SlurmRunnerOptions): LegRunner {
       const observed: LegObserved = rec?.observed ?? lostObservation(req);
       // A job ended by Slurm is that leg's fault, not a Ctrl-C of the series; ours is the series' interrupt.
       observed.run = { ...observed.run, interrupted };
-      if (!existsSync(`${at.runDir}/${observed.files.log}`)) writeAtomic(`${at.runDir}/${observed.files.log}`, '');
+      // A job that never ran left no log: the header alone says which leg this was.
+      if (!existsSync(`${at.runDir}/${observed.files.log}`)) writeAtomic(`${at.runDir}/${observed.files.log}`, req.logHeader + '\n');
       return { observed, silicon: rec?.silicon ?? null, originNs: rec && rec.observed ? rec.originNs : null, slurm, fault };
     },
   };

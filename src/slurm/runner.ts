@@ -8,7 +8,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { monoNs } from '../exec/clock.js';
 import { onInterrupt } from '../exec/interrupt.js';
-import { writeAtomic } from '../results/write.js';
+import { writeAtomic } from '../io/atomic.js';
+import { reason, type Reason } from '../verdict/reasons.js';
 import { archClaimKey } from '../quantity/compare.js';
 import type { Silicon } from '../silicon/types.js';
 import { nodeRecordJson, WIRE_SCHEMA_VERSION, type SlurmLegRequest } from './wire.js';
@@ -44,11 +45,11 @@ function jobDeviceIndex(): number | undefined {
 }
 
 // A node whose silicon does not have the series' arch runs nothing: its numbers would be another chip's.
-function archFault(arch: string, s: Silicon, node: string): string | null {
+function archFault(arch: string, s: Silicon, node: string): Reason | null {
   if (arch === 'cpu') return null;
   const want = archClaimKey(arch);
   const have = s.kind === 'gpu' ? `cc${s.computeCapability}` : 'no GPU';
-  return want === have ? null : `NO_SUCH_SILICON: node ${node} has ${s.kind === 'gpu' ? `${s.gpuName} (${have})` : 'no GPU'}, the series claims --arch ${arch}; add a constraint for ${arch} to the Slurm config`;
+  return want === have ? null : reason('NO_SUCH_SILICON', `node ${node} has ${s.kind === 'gpu' ? `${s.gpuName} (${have})` : 'no GPU'}, the series claims --arch ${arch}; add a constraint for ${arch} to the Slurm config`);
 }
 
 async function main(): Promise<void> {

@@ -1,3 +1,5 @@
+import { reason, type Reason } from '../verdict/reasons.js';
+
 // Slurm's answers about one job, parsed (pure), and a finished job's state mapped onto a leg's fault.
 // Sources in order of authority: sacct (accounting, when the site runs slurmdbd), then scontrol show job
 // (the controller's memory of the job: MinJobAge seconds after it ends), then squeue (live jobs only).
@@ -52,33 +54,33 @@ export const RUNNER_RUN_DIR_EXIT = 78;
 
 // A finished job as a leg fault: null when the job did its part (COMPLETED with the runner's record);
 // otherwise a reason that starts with its stable code, names the job, node, state and Slurm's reason, and the fix.
-export function faultOf(jobId: string, s: JobState, runnerRecord: boolean, outputPath: string): string | null {
+export function faultOf(jobId: string, s: JobState, runnerRecord: boolean, outputPath: string): Reason | null {
   const where = `job ${jobId}${s.node ? ` on ${s.node}` : ''} ended ${s.state}${s.reason ? ` (reason ${s.reason})` : ''}${s.exitCode ? `, exit ${s.exitCode}` : ''} [${s.source}]`;
   const again = 'the finished legs are kept; --resume RUN_DIR submits only the missing legs';
   const exitMain = s.exitCode ? Number(s.exitCode.split(':')[0]) : null;
   switch (s.state) {
     case 'COMPLETED':
-      return runnerRecord ? null : `SLURM_LOST: ${where}, but the leg runner left no record — see ${outputPath}`;
+      return runnerRecord ? null : reason('SLURM_LOST', `${where}, but the leg runner left no record — see ${outputPath}`);
     case 'CANCELLED':
-      return `SLURM_CANCELLED: ${where}: the job was cancelled (scancel or an administrator); ${again}`;
+      return reason('SLURM_CANCELLED', `${where}: the job was cancelled (scancel or an administrator); ${again}`);
     case 'TIMEOUT':
-      return `SLURM_TIMEOUT: ${where}: the job ran past its --time; raise the leg timeout (--timeout) or timeMarginS in the Slurm config; ${again}`;
+      return reason('SLURM_TIMEOUT', `${where}: the job ran past its --time; raise the leg timeout (--timeout) or timeMarginS in the Slurm config; ${again}`);
     case 'NODE_FAIL':
-      return `SLURM_NODE_LOST: ${where}: the node was lost while the leg ran; ${again}`;
+      return reason('SLURM_NODE_LOST', `${where}: the node was lost while the leg ran; ${again}`);
     case 'PREEMPTED':
-      return `SLURM_PREEMPTED: ${where}: a higher-priority job took the node; use a partition or QOS without preemption; ${again}`;
+      return reason('SLURM_PREEMPTED', `${where}: a higher-priority job took the node; use a partition or QOS without preemption; ${again}`);
     case 'OUT_OF_MEMORY':
-      return `SLURM_OUT_OF_MEMORY: ${where}: the job hit its memory limit; ask for more with extraArgs ["--mem=…"]; ${again}`;
+      return reason('SLURM_OUT_OF_MEMORY', `${where}: the job hit its memory limit; ask for more with extraArgs ["--mem=…"]; ${again}`);
     case 'FAILED':
-      if (exitMain === RUNNER_RUN_DIR_EXIT) return `RUN_DIR_UNREACHABLE: ${where}: the leg runner could not use the run directory from the node — put --results-dir on a filesystem the nodes mount at the same path (see ${outputPath}); ${again}`;
-      if (s.reason === 'JobLaunchFailure') return `SLURM_LAUNCH_FAILED: ${where}: Slurm could not start the job, most often because its output file ${outputPath} is not writable from the node — put --results-dir on a filesystem the nodes mount at the same path; ${again}`;
-      return runnerRecord ? null : `SLURM_FAILED: ${where}: see ${outputPath}; ${again}`;
+      if (exitMain === RUNNER_RUN_DIR_EXIT) return reason('RUN_DIR_UNREACHABLE', `${where}: the leg runner could not use the run directory from the node — put --results-dir on a filesystem the nodes mount at the same path (see ${outputPath}); ${again}`);
+      if (s.reason === 'JobLaunchFailure') return reason('SLURM_LAUNCH_FAILED', `${where}: Slurm could not start the job, most often because its output file ${outputPath} is not writable from the node — put --results-dir on a filesystem the nodes mount at the same path; ${again}`);
+      return runnerRecord ? null : reason('SLURM_FAILED', `${where}: see ${outputPath}; ${again}`);
     default:
-      return `SLURM_${s.state}: ${where}; ${again}`;
+      return reason('SLURM_FAILED', `${where} (Slurm state ${s.state}); ${again}`);
   }
 }
 
 // A job still pending past the start timeout: cancelled by nh-gate, with the reason Slurm gave for waiting.
-export function neverStarted(jobId: string, s: JobState | null, waitedS: number): string {
-  return `NEVER_STARTED: job ${jobId} was still ${s?.state ?? 'unknown to Slurm'}${s?.reason ? ` (reason ${s.reason})` : ''} after ${waitedS.toFixed(0)} s and was cancelled; free or add nodes of that kind, fix the partition or constraint, or raise startTimeoutS; the finished legs are kept; --resume RUN_DIR submits only the missing legs`;
+export function neverStarted(jobId: string, s: JobState | null, waitedS: number): Reason {
+  return reason('NEVER_STARTED', `job ${jobId} was still ${s?.state ?? 'unknown to Slurm'}${s?.reason ? ` (reason ${s.reason})` : ''} after ${waitedS.toFixed(0)} s and was cancelled; free or add nodes of that kind, fix the partition or constraint, or raise startTimeoutS; the finished legs are kept; --resume RUN_DIR submits only the missing legs`);
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ProcessRun } from '../exec/types.js';
 import type { Silicon } from '../silicon/types.js';
 import type { LegObserved, LegRequest } from '../gates/observe.js';
+import type { Reason } from '../verdict/reasons.js';
 
 // The two files a Slurm leg travels in: the request nh-gate writes for the job, and the record the job's
 // leg runner writes back. Both are JSON in the run directory; monotonic stamps (bigint ns) go as strings.
@@ -30,7 +31,7 @@ export interface NodeRecordWire {
   originNs: string;
   observed: (Omit<LegObserved, 'run'> & { run: WireRun }) | null;
   // The runner's own reason not to run the leg (e.g. NO_SUCH_SILICON on this node).
-  fault: string | null;
+  fault: Reason | null;
 }
 
 export interface NodeRecord {
@@ -39,7 +40,7 @@ export interface NodeRecord {
   silicon: Silicon | null;
   originNs: bigint;
   observed: LegObserved | null;
-  fault: string | null;
+  fault: Reason | null;
 }
 
 // A record as the runner writes it.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDriverReader } from '../../src/profiles/reader.js';
-import { getProfile, listProfiles, resolveProfile } from '../../src/profiles/registry.js';
+import { getProfile, listProfiles, resolveProfile } from '../../src/config/profiles.js';
 import { NEMOTRON_H, NH_REF } from '../../src/profiles/builtin.js';
 import { parseDoctestSummaries, parseDoctestSummary, judgeDoctest } from '../../src/profiles/doctest.js';
 import { parseFeatureTable, checkRequiredCells } from '../../src/profiles/features.js';

@@ -1,4 +1,5 @@
-import { describe, expect, it, beforeAll } from 'vitest';
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { expectLegLogsAgree } from '../helpers/legLogs.js';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +10,16 @@ import { runAb } from '../../src/gates/ab.js';
 import { realDeps } from '../../src/gates/deps.js';
 import { NhGateError } from '../../src/errors.js';
 
+// Every results dir a test made: at the end, each leg log in them must re-judge to its leg's verdict.
+const resultsDirs: string[] = [];
+afterAll(async () => {
+  const n = await expectLegLogsAgree(resultsDirs);
+  expect(n).toBeGreaterThan(0);
+}, 120_000);
+
 function isolate(): string {
   const dir = mkdtempSync(join(tmpdir(), 'nh-results-'));
+  resultsDirs.push(dir);
   process.env.NH_GATE_LOCK = join(dir, 'gpu.lock');
   return dir;
 }
@@ -86,6 +95,6 @@ describe('the live gates on the reference engine (cpu)', () => {
     const inputs = loadInputs({ command: 'a3', golden: join(dir, 'golden.json') });
     const out = await runA3({ argv: [], inputs, mode: 'decode', jobs: 2, resultsBase: isolate() }, await realDeps());
     expect(out.exitClass).toBe('usage');
-    expect(out.result.legs[0]!.voidReasons.join(' ')).toMatch(/REFUSED by the engine: golden .* was captured from checkpoint revision 0000/);
+    expect(out.result.legs[0]!.voidReasons.map((v) => `${v.code}: ${v.message}`).join(' ')).toMatch(/ENGINE_REFUSED: golden .* was captured from checkpoint revision 0000/);
   });
 });

@@ -1,4 +1,5 @@
-import { describe, expect, it, beforeAll } from 'vitest';
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { expectLegLogsAgree } from '../helpers/legLogs.js';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +12,16 @@ import { pidAlive } from '../../src/exec/lock.js';
 import { fakeRepo, depsWithFakeGpu } from './fake.js';
 
 // Each test its own results dir and GPU lock, so the two vitest workers never contend.
+// Every results dir a test made: at the end, each leg log in them must re-judge to its leg's verdict.
+const resultsDirs: string[] = [];
+afterAll(async () => {
+  const n = await expectLegLogsAgree(resultsDirs);
+  expect(n).toBeGreaterThan(0);
+}, 120_000);
+
 function isolate(): string {
   const dir = mkdtempSync(join(tmpdir(), 'nh-results-'));
+  resultsDirs.push(dir);
   process.env.NH_GATE_LOCK = join(dir, 'gpu.lock');
   return dir;
 }
@@ -48,7 +57,7 @@ describe('a3 against stand-in drivers (failures on demand)', () => {
     const inputs = loadInputs({ command: 'a3', recipe: repo.recipePath }, repo.root);
     const out = await runA3({ argv: [], inputs, arch: '90', mode: 'decode', jobs: 1, resultsBase: isolate() }, await depsWithFakeGpu({ foreignPid: 424242 }));
     expect(out.exitClass).toBe('void');
-    expect(out.result.legs[0]!.voidReasons.join(' ')).toMatch(/CONTENDED: .*424242/);
+    expect(out.result.legs[0]!.voidReasons.map((v) => `${v.code}: ${v.message}`).join(' ')).toMatch(/CONTENDED: .*424242/);
     expect(out.result.legs[0]!.quantities.busy).toMatchObject({ status: 'refused', reason: 'CONTENDED' });
   });
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/results/types.js';
 import { ensureEngineBuilt } from '../helpers/engine.js';
 import { fakeRepo } from '../gates/fake.js';
+import { formatReason } from '../../src/verdict/reasons.js';
 import { CLUSTER_DOWN, nhGate, resumeNodes, slurm, slurmConfig } from './helpers.js';
 
 const runsIn = (dir: string): string[] => (existsSync(join(dir, 'runs')) ? readdirSync(join(dir, 'runs')).map((d) => join(dir, 'runs', d)) : []);
@@ -93,7 +94,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     expect(doc.legs.map((l) => l.verdict)).toEqual(['STRICT PASS', 'VOID', 'STRICT PASS', 'STRICT PASS']);
     const cancelled = doc.legs[1]!;
     expect(cancelled.slurm).toMatchObject({ jobId, state: 'CANCELLED' });
-    expect(cancelled.voidReasons[0]).toMatch(new RegExp(`^SLURM_CANCELLED: job ${jobId} on n[12] ended CANCELLED.*--resume RUN_DIR`));
+    expect(formatReason(cancelled.voidReasons[0]!)).toMatch(new RegExp(`^SLURM_CANCELLED: job ${jobId} on n[12] ended CANCELLED.*--resume RUN_DIR`));
     expect(cancelled.quantities.perOutputToken).toMatchObject({ status: 'refused' });
     expect(r.stdout).toMatch(/SLURM_CANCELLED/);
 
@@ -120,7 +121,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     expect(l.quantities.busy?.status === 'measured' && l.quantities.busy.silicon?.gpuName).toBe('Fake H200');
     const wrong = await nhGate(['a3', '--recipe', repo.recipePath, '--arch', '90', '--executor', 'slurm', '--json', '--slurm-config', slurmConfig({ extraArgs: ['--nodelist=n2'] })], dir);
     expect(wrong.exitCode).toBe(3);
-    expect((JSON.parse(wrong.stdout) as RunResult).legs[0]!.voidReasons[0]).toMatch(/^NO_SUCH_SILICON: node n2 has Fake GB10 \(cc12\.1\), the series claims --arch 90/);
+    expect(formatReason((JSON.parse(wrong.stdout) as RunResult).legs[0]!.voidReasons[0]!)).toMatch(/^NO_SUCH_SILICON: node n2 has Fake GB10 \(cc12\.1\), the series claims --arch 90/);
   });
 
   it('Ctrl-C of nh-gate cancels the running job (scancel), keeps the finished legs, exit 3', async () => {
@@ -160,7 +161,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
       const r = await nhGate(['a3', '--recipe', repo.recipePath, '--executor', 'slurm', '--json', '--slurm-config', slurmConfig({ extraArgs: ['--nodelist=n2'], startTimeoutS: 3 })], dir);
       expect(r.exitCode, r.stderr).toBe(3);
       const doc = JSON.parse(r.stdout) as RunResult;
-      expect(doc.legs[0]!.voidReasons[0]).toMatch(/^NEVER_STARTED: job \d+ was still PENDING \(reason ReqNodeNotAvail.*\) after \d+ s and was cancelled/);
+      expect(formatReason(doc.legs[0]!.voidReasons[0]!)).toMatch(/^NEVER_STARTED: job \d+ was still PENDING \(reason ReqNodeNotAvail.*\) after \d+ s and was cancelled/);
       expect(slurm('scontrol', ['show', 'job', '-o', doc.legs[0]!.slurm!.jobId!])).toMatch(/JobState=CANCELLED/);
     } finally {
       resumeNodes('n2');
@@ -178,7 +179,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
       expect(r.exitCode, r.stderr).toBe(3);
       const doc = JSON.parse(r.stdout) as RunResult;
       expect(doc.legs[0]!.slurm?.state).toBe('NODE_FAIL');
-      expect(doc.legs[0]!.voidReasons[0]).toMatch(/^SLURM_NODE_LOST: job \d+ on n1 ended NODE_FAIL/);
+      expect(formatReason(doc.legs[0]!.voidReasons[0]!)).toMatch(/^SLURM_NODE_LOST: job \d+ on n1 ended NODE_FAIL/);
     } finally {
       resumeNodes('n1');
     }

@@ -12,10 +12,13 @@ import type { LegRequest } from '../../src/gates/observe.js';
 import { legJobFiles } from '../../src/slurm/sbatch.js';
 import { nodeRecordJson } from '../../src/slurm/wire.js';
 import { NhGateError } from '../../src/errors.js';
+import { formatReason, type Reason } from '../../src/verdict/reasons.js';
+
+const text = (r: Reason | null): string | null => (r ? formatReason(r) : null);
 
 const req = (index: number, arm: 'A' | 'B'): LegRequest => ({
   name: `leg-0${index + 1}-${arm}`, index, arm, label: `${arm}`, mode: 'decode', driver: { argv: ['true'], goldenArgv: [], eventsArgv: [], modeArgv: {} },
-  vars: {}, goldenPath: '/g', env: { FLAG: arm === 'B' ? '1' : '0' }, binaryPath: '/bin/true', timeoutS: 60, sampleGpu: false, deviceIndex: 0,
+  vars: {}, goldenPath: '/g', env: { FLAG: arm === 'B' ? '1' : '0' }, binaryPath: '/bin/true', timeoutS: 60, sampleGpu: false, deviceIndex: 0, logHeader: '#nh-gate leg {}',
 });
 
 // A client whose jobs end as `script` says; a COMPLETED job leaves the runner's record, as the real runner does.
@@ -86,7 +89,7 @@ describe('slurm leg runner (stand-in client)', () => {
     const r = slurmLegRunner({ config: SlurmConfigSchema.parse({ schemaVersion: 1, pollS: 0.01, startTimeoutS: 0.05 }), client: f.client, progress: () => {} });
     const out = await r.run(req(0, 'A'), site(runDir));
     expect(f.cancelled).toEqual(['101']);
-    expect(out.fault).toMatch(/^NEVER_STARTED: job 101 was still PENDING \(reason Resources\)/);
+    expect(text(out.fault)).toMatch(/^NEVER_STARTED: job 101 was still PENDING \(reason Resources\)/);
     expect(out.observed.run.interrupted).toBe(false);
   });
 
@@ -98,6 +101,6 @@ describe('slurm leg runner (stand-in client)', () => {
     const later = fakeClient(runDir, [{ states: ['COMPLETED'], node: 'n1' }, { states: [], node: 'x', reject: true }]);
     const r2 = slurmLegRunner({ config: SlurmConfigSchema.parse({ schemaVersion: 1, pollS: 0.01 }), client: later.client, progress: () => {} });
     expect((await r2.run(req(0, 'A'), site(runDir))).fault).toBeNull();
-    expect((await r2.run(req(1, 'B'), site(runDir))).fault).toMatch(/^SLURM_REJECTED: sbatch refused the leg/);
+    expect(text((await r2.run(req(1, 'B'), site(runDir))).fault)).toMatch(/^SLURM_REJECTED: sbatch refused the leg/);
   });
 });

@@ -16,6 +16,9 @@ import type { RunResult } from '../../src/results/types.js';
 import { measured } from '../../src/quantity/make.js';
 import type { Silicon } from '../../src/silicon/types.js';
 import { leg } from '../gates/fixtures.js';
+import { formatReason, reason, type Reason } from '../../src/verdict/reasons.js';
+
+const text = (r: Reason | null): string | null => (r ? formatReason(r) : null);
 import { repoRoot } from '../helpers/engine.js';
 
 const base = SlurmConfigSchema.parse({ schemaVersion: 1 });
@@ -76,26 +79,26 @@ describe('Slurm states', () => {
   it('maps each way a job ends onto a named fault (or none), with job, node, state and the fix', () => {
     const s = (state: string, extra: Partial<{ reason: string; exitCode: string }> = {}) => ({ state, reason: extra.reason ?? null, node: 'n1', exitCode: extra.exitCode ?? '0:0', source: 'scontrol' as const });
     expect(faultOf('5', s('COMPLETED'), true, '/o')).toBeNull();
-    expect(faultOf('5', s('COMPLETED'), false, '/o')).toMatch(/^SLURM_LOST: job 5 on n1 ended COMPLETED/);
-    expect(faultOf('5', s('CANCELLED'), true, '/o')).toMatch(/^SLURM_CANCELLED: job 5 on n1 ended CANCELLED.*--resume RUN_DIR/);
-    expect(faultOf('5', s('TIMEOUT'), false, '/o')).toMatch(/^SLURM_TIMEOUT: .*raise the leg timeout/);
-    expect(faultOf('5', s('NODE_FAIL', { reason: 'NodeDown' }), false, '/o')).toMatch(/^SLURM_NODE_LOST: job 5 on n1 ended NODE_FAIL \(reason NodeDown\)/);
-    expect(faultOf('5', s('PREEMPTED'), false, '/o')).toMatch(/^SLURM_PREEMPTED: /);
-    expect(faultOf('5', s('OUT_OF_MEMORY'), false, '/o')).toMatch(/^SLURM_OUT_OF_MEMORY: /);
-    expect(faultOf('5', s('FAILED', { exitCode: `${RUNNER_RUN_DIR_EXIT}:0` }), false, '/o')).toMatch(/^RUN_DIR_UNREACHABLE: .*same path/);
-    expect(faultOf('5', s('FAILED', { reason: 'JobLaunchFailure', exitCode: '0:53' }), false, '/o')).toMatch(/^SLURM_LAUNCH_FAILED: .*\/o is not writable from the node/);
-    expect(faultOf('5', s('FAILED', { exitCode: '70:0' }), false, '/o')).toMatch(/^SLURM_FAILED: /);
-    expect(faultOf('5', s('BOOT_FAIL'), false, '/o')).toMatch(/^SLURM_BOOT_FAIL: /);
-    expect(neverStarted('7', { state: 'PENDING', reason: 'Resources', node: null, exitCode: null, source: 'scontrol' }, 30)).toMatch(/^NEVER_STARTED: job 7 was still PENDING \(reason Resources\) after 30 s and was cancelled/);
+    expect(text(faultOf('5', s('COMPLETED'), false, '/o'))).toMatch(/^SLURM_LOST: job 5 on n1 ended COMPLETED/);
+    expect(text(faultOf('5', s('CANCELLED'), true, '/o'))).toMatch(/^SLURM_CANCELLED: job 5 on n1 ended CANCELLED.*--resume RUN_DIR/);
+    expect(text(faultOf('5', s('TIMEOUT'), false, '/o'))).toMatch(/^SLURM_TIMEOUT: .*raise the leg timeout/);
+    expect(text(faultOf('5', s('NODE_FAIL', { reason: 'NodeDown' }), false, '/o'))).toMatch(/^SLURM_NODE_LOST: job 5 on n1 ended NODE_FAIL \(reason NodeDown\)/);
+    expect(text(faultOf('5', s('PREEMPTED'), false, '/o'))).toMatch(/^SLURM_PREEMPTED: /);
+    expect(text(faultOf('5', s('OUT_OF_MEMORY'), false, '/o'))).toMatch(/^SLURM_OUT_OF_MEMORY: /);
+    expect(text(faultOf('5', s('FAILED', { exitCode: `${RUNNER_RUN_DIR_EXIT}:0` }), false, '/o'))).toMatch(/^RUN_DIR_UNREACHABLE: .*same path/);
+    expect(text(faultOf('5', s('FAILED', { reason: 'JobLaunchFailure', exitCode: '0:53' }), false, '/o'))).toMatch(/^SLURM_LAUNCH_FAILED: .*\/o is not writable from the node/);
+    expect(text(faultOf('5', s('FAILED', { exitCode: '70:0' }), false, '/o'))).toMatch(/^SLURM_FAILED: /);
+    expect(text(faultOf('5', s('BOOT_FAIL'), false, '/o'))).toMatch(/^SLURM_FAILED: job 5 on n1 ended BOOT_FAIL/);
+    expect(formatReason(neverStarted('7', { state: 'PENDING', reason: 'Resources', node: null, exitCode: null, source: 'scontrol' }, 30))).toMatch(/^NEVER_STARTED: job 7 was still PENDING \(reason Resources\) after 30 s and was cancelled/);
   });
 
   it('resume keeps legs the engine judged and runs again legs the executor lost', () => {
-    const lost = { ...leg(1, 'B', null, { verdict: 'VOID' }), voidReasons: ['SLURM_CANCELLED: job 9 …'] };
-    const crashed = { ...leg(2, 'A', null, { verdict: 'VOID' }), voidReasons: ['CRASHED: the driver was killed by SIGSEGV'] };
+    const lost = { ...leg(1, 'B', null, { verdict: 'VOID' }), voidReasons: [reason('SLURM_CANCELLED', 'job 9 …')] };
+    const crashed = { ...leg(2, 'A', null, { verdict: 'VOID' }), voidReasons: [reason('CRASHED', 'the driver was killed by SIGSEGV')] };
     expect(legStands(leg(0, 'A', 1))).toBe(true);
     expect(legStands(crashed)).toBe(true);
     expect(legStands(lost)).toBe(false);
-    expect(legStands({ ...lost, voidReasons: ['NEVER_STARTED: job 3 …'] })).toBe(false);
+    expect(legStands({ ...lost, voidReasons: [reason('NEVER_STARTED', 'job 3 …')] })).toBe(false);
   });
 });
 
@@ -104,7 +107,7 @@ describe('Slurm config', () => {
   it('strict: an unknown key is a BAD_CONFIG naming file and field; extra args must be an argv array', () => {
     const f = join(dir, 'typo.json');
     writeFileSync(f, JSON.stringify({ schemaVersion: 1, partiton: 'gpu' }));
-    expect(() => loadSlurmConfig(f)).toThrow(/typo\.json: \(root\): Unrecognized key.*partiton/);
+    expect(() => loadSlurmConfig(f)).toThrow(/typo\.json: partiton: unknown key — did you mean 'partition'\?/);
     writeFileSync(f, JSON.stringify({ schemaVersion: 1, extraArgs: '--qos=x' }));
     expect(() => loadSlurmConfig(f)).toThrow(/typo\.json: extraArgs: /);
     writeFileSync(f, JSON.stringify({ schemaVersion: 1, copyMode: 'rsync' }));

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { runAction } from '../run.js';
+import { printJson } from '../output.js';
 import { NhGateError } from '../../errors.js';
 import { executorOptions, parseExecutor, withExecutor, type ExecutorCliOptions } from '../executor.js';
 import { positiveInt, positiveSeconds } from './a3.js';
@@ -62,7 +63,8 @@ export function register(program: Command): void {
         if (opts.dryRun) {
           const g = inputs.gate?.gate ?? null;
           const plan = planAb({ recipe: inputs.recipe, gate: g, flag: inputs.flag!, repeats: repeats ?? g?.repeats ?? 4, order, seed, mode: opts.mode as 'decode', ...(g?.arms ? { armValues: g.arms } : {}) });
-          process.stdout.write(describePlan(plan) + '\n');
+          if (opts.json) printJson({ dryRun: true, plan: { order: plan.order, seed: plan.seed, text: describePlan(plan), legs: plan.legs } });
+          else process.stdout.write(describePlan(plan) + '\n');
           return 'passed';
         }
         const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, resume: opts.resume }, await withExecutor(await realDeps(), opts));

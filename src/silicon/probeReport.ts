@@ -1,12 +1,12 @@
 // What `nh-gate probe` reports: silicon, every device with its extras, and which busy backend would be
 // used and why the better ones would not. Gathering is an effect; rendering is pure.
-import type { Silicon } from '../silicon/types.js';
-import { archOf, cpuModel, detectSilicon } from '../silicon/detect.js';
+import type { Silicon } from './types.js';
+import { archOf, cpuModel, detectSilicon } from './detect.js';
 import { NhGateError } from '../errors.js';
-import type { NativeDevice } from './binding.js';
-import { loadAddon, unavailableLine } from './load.js';
-import { smiGpus } from './smiQuery.js';
-import type { SamplerBackend } from './types.js';
+import type { NativeDevice } from '../sampler/binding.js';
+import { loadAddon, unavailableLine } from '../sampler/load.js';
+import { smiGpus } from '../sampler/smiQuery.js';
+import type { SamplerBackend } from '../sampler/types.js';
 
 // One device as probe prints it: NVML's fields with the compute capability spelled as the arch names users type.
 export interface ProbeDevice extends Omit<NativeDevice, 'ccMajor' | 'ccMinor'> {
