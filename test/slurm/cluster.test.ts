@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/results/types.js';
 import { ensureEngineBuilt } from '../helpers/engine.js';
 import { fakeRepo } from '../gates/fake.js';
+import { expectLegLogsAgree } from '../helpers/legLogs.js';
 import { formatReason } from '../../src/verdict/reasons.js';
 import { CLUSTER_DOWN, nhGate, resumeNodes, slurm, slurmConfig } from './helpers.js';
 
@@ -50,6 +51,8 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
       expect(slurm('scontrol', ['show', 'job', '-o', l.slurm!.jobId!])).toContain(`JobName=nh-gate-leg-0${l.index + 1}-decode`);
       expect(readFileSync(join(doc.runDir, l.logFile), 'utf8')).toMatch(/TOKEN MATCH: 128\/128/);
     }
+    // The log the node wrote re-judges, through analyze, exactly as the series judged it.
+    expect(await expectLegLogsAgree([dir])).toBe(doc.legs.length);
   });
 
   it('copy-back: the leg writes node-locally and the job copies its files into the run directory', async () => {
@@ -64,6 +67,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     // The events were written under the scratch dir while the leg ran, and the scratch is gone after.
     expect(JSON.parse(readFileSync(join(doc.runDir, 'legs', 'leg-01-decode.node.json'), 'utf8')).observed.run.argv.join(' ')).toContain(scratch);
     expect(readdirSync(scratch)).toEqual([]);
+    expect(await expectLegLogsAgree([dir])).toBe(1);
   });
 
   it('an ab whose arms land on n1 and n2: the ratio is withheld CROSS_SILICON, never printed', async () => {
