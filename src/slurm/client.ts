@@ -27,11 +27,21 @@ function unavailable(cmd: string, run: ProcessRun): NhGateError {
   return new NhGateError('SLURM_UNAVAILABLE', `--executor slurm: '${cmd}' could not run (${describeEnd(run)}): Slurm's client commands are not on PATH`, "run nh-gate on a host that can submit to the cluster (a login node), put Slurm's bin directory on PATH, or use --executor local");
 }
 
+// sbatch's words when it could not reach a controller at all (no config, controller down), as opposed to
+// refusing this particular request.
+const UNREACHABLE = /Could not establish a configuration source|Unable to contact slurm controller|Unable to establish controller machine|Connection refused|Socket timed out|Zero Bytes were transmitted/i;
+
+// Which of the two a failed sbatch was (pure, so it is tested without a cluster).
+export function sbatchFailureKind(output: string): 'unreachable' | 'rejected' {
+  return UNREACHABLE.test(output) ? 'unreachable' : 'rejected';
+}
+
 // The client over an executor (the real one spawns; tests may pass a recording one).
 export function slurmClient(exec: Executor, env: Record<string, string> = {}): SlurmClient {
   const run = (argv: string[]) => exec.run({ argv, env, timeoutS: 60 });
-  const rejected = (r: ProcessRun, argv: string[]): NhGateError =>
-    new NhGateError('SLURM_REJECTED', `sbatch refused the leg (${describeEnd(r)}): ${text(r, 'stderr').trim() || text(r).trim() || 'no message'}\n  command: ${argv.join(' ')}`, 'fix the Slurm config (partition, gres, constraints, extraArgs: docs/fleet.md); `sinfo -s` lists the partitions this cluster has');
+  const rejected = (r: ProcessRun, argv: string[]): NhGateError => sbatchFailureKind(text(r)) === 'unreachable'
+    ? new NhGateError('SLURM_UNAVAILABLE', `sbatch could not reach a Slurm controller (${describeEnd(r)}): ${text(r).trim().split('\n').slice(-2).join(' | ')}`, 'set SLURM_CONF to the cluster\'s slurm.conf (the local test cluster: export SLURM_CONF=.cache/slurm/slurm.conf after scripts/slurm/local-cluster.sh start), or run nh-gate on a login node')
+    : new NhGateError('SLURM_REJECTED', `sbatch refused the leg (${describeEnd(r)}): ${text(r, 'stderr').trim() || text(r).trim() || 'no message'}\n  command: ${argv.join(' ')}`, 'fix the Slurm config (partition, gres, constraints, extraArgs: docs/fleet.md); `sinfo -s` lists the partitions this cluster has');
   return {
     async submit(argv) {
       const r = await run(argv);

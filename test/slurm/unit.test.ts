@@ -12,6 +12,7 @@ import { compareArms } from '../../src/gates/compare.js';
 import { legStands } from '../../src/gates/resume.js';
 import { parseExecutor } from '../../src/cli/executor.js';
 import { ledgerEntries } from '../../src/results/ledger.js';
+import { sbatchFailureKind } from '../../src/slurm/client.js';
 import type { RunResult } from '../../src/results/types.js';
 import { measured } from '../../src/quantity/make.js';
 import type { Silicon } from '../../src/silicon/types.js';
@@ -45,6 +46,12 @@ describe('sbatch argv', () => {
     expect(a.indexOf('--nodelist=n2')).toBeLessThan(a.indexOf('/r/slurm-leg.sh'));
     expect(sbatchArgv(c, { ...L, arch: '121a' }).some((x) => x.startsWith('--constraint'))).toBe(false);
     expect(sbatchArgv(c, { ...L, arm: 'A' })).not.toContain('--nodelist=n2');
+  });
+
+  it('an sbatch that reached no controller is told apart from one that refused the request', () => {
+    expect(sbatchFailureKind('sbatch: error: fetch_config: DNS SRV lookup failed\nsbatch: fatal: Could not establish a configuration source')).toBe('unreachable');
+    expect(sbatchFailureKind('sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)')).toBe('unreachable');
+    expect(sbatchFailureKind('sbatch: error: invalid partition specified: nope\nallocation failure: Invalid partition name specified')).toBe('rejected');
   });
 
   it('--time in whole minutes with the margin, at least 1; job ids from --parsable', () => {
