@@ -25,6 +25,7 @@ export const SlurmConfigSchema = z.strictObject({
   startTimeoutS: z.number().positive().default(600).describe('a job still pending after this long is cancelled: that leg is VOID NEVER_STARTED'),
   timeMarginS: z.number().nonnegative().default(120).describe("added to the leg's timeout for the job's --time"),
   pollS: z.number().positive().default(0.5).describe('how often the job state is read'),
+  recordWaitS: z.number().nonnegative().default(30).describe("how long a COMPLETED job's record may take to appear on the shared filesystem (NFS lookup caches)"),
   node: z.string().min(1).optional().describe("node binary on the nodes (default: this one's path)"),
   runner: z.string().min(1).optional().describe("the leg runner on the nodes (default: this package's dist/slurm/runner.js)"),
 });

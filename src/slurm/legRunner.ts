@@ -117,10 +117,14 @@ export function slurmLegRunner(o: SlurmRunnerOptions): LegRunner {
         await sleep(c.pollS * 1000, at.signal);
       }
       if (!fault && !interrupted) {
-        // Give the controller a moment to record the end, then ask the most authoritative source.
+        // The most authoritative source for how the job ended (sacct, else scontrol, else what we last saw).
         const fin = (await o.client.final(jobId)) ?? last;
         last = fin;
-        const rec0 = readNodeRecord(f.node);
+        // A shared filesystem may show a file another host just wrote only after its lookup cache expires.
+        let rec0 = readNodeRecord(f.node);
+        for (const t0 = monoNs(); rec0 === null && fin?.state === 'COMPLETED' && spanS(t0, monoNs()) < c.recordWaitS && !at.signal.aborted; rec0 = readNodeRecord(f.node)) {
+          await sleep(200, at.signal);
+        }
         fault = fin
           ? faultOf(jobId, fin, rec0 !== null, f.output)
           : reason('SLURM_LOST', `job ${jobId} is no longer known to the controller and accounting (sacct) has no record of it; see ${f.output}; the finished legs are kept; --resume RUN_DIR submits only the missing legs`);
