@@ -27,11 +27,12 @@ export interface BuildOptions {
   signal?: AbortSignal;
 }
 
-// The template variables of a build: paths resolved against the recipe root.
-export function buildVars(recipe: Recipe, root: string, arch: string, jobs: number): TemplateVars {
-  const sourceDir = resolve(root, expandString(recipe.sourceDir, { root, arch }, 'recipe.sourceDir'));
+// The template variables of a build: paths resolved against the recipe root. {cwd} lets a recipe that
+// ships with nh-gate build the engine checkout it is run from (recipes/nemotron-h.json: sourceDir "{cwd}").
+export function buildVars(recipe: Recipe, root: string, arch: string, jobs: number, cwd: string = process.cwd()): TemplateVars {
+  const sourceDir = resolve(root, expandString(recipe.sourceDir, { root, arch, cwd }, 'recipe.sourceDir'));
   const buildDir = resolve(root, expandString(recipe.buildDir, { root, arch, sourceDir }, 'recipe.buildDir'));
-  return { root, sourceDir, buildDir, arch, jobs: String(jobs) };
+  return { root, cwd, sourceDir, buildDir, arch, jobs: String(jobs) };
 }
 
 function step(name: string, run: ProcessRun): StepRecord {

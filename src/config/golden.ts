@@ -11,6 +11,19 @@ export const GoldenPromptSchema = z.strictObject({
   runnerUp: z.array(z.number().int().nonnegative()).optional(),
 });
 
+// Where an imported golden came from: the engine's format, its original file (beside golden.json) and what
+// nh-gate's fields have no slot for, kept verbatim so the format can be written back (src/oracle/vllmCpp/).
+export const GoldenSourceSchema = z.strictObject({
+  format: z.literal('vllm-cpp-oracle'),
+  file: z.literal('oracle.json'),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  importedFrom: z.string(),
+  extra: z.strictObject({
+    top: z.record(z.string(), z.unknown()),
+    entryText: z.array(z.string().nullable()),
+  }).strict(),
+}).strict();
+
 // goldens/<name>/golden.json: the oracle's tokens with provenance (SPEC §2).
 export const GoldenSchema = z.strictObject({
   schemaVersion: z.literal(1),
@@ -26,6 +39,9 @@ export const GoldenSchema = z.strictObject({
   nearTie: z.strictObject({ licensed: z.boolean(), maxMarginNats: z.number().nonnegative() }),
   determinism: z.strictObject({ runs: z.number().int().positive(), multiValuedCells: z.number().int().nonnegative() }).nullable(),
   prompts: z.array(GoldenPromptSchema).min(1),
+  // Set when the golden was imported from an engine's own file (nh-gate golden import): the original is kept
+  // beside golden.json so the engine can be handed exactly the bytes it was captured in.
+  source: GoldenSourceSchema.optional(),
 });
 
 export type Golden = z.infer<typeof GoldenSchema>;

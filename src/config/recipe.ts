@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { regexError } from './regex.js';
 
-// argv arrays only (never a shell string); elements may hold {placeholders}: {root} {sourceDir} {buildDir} {arch} {jobs} {checkpoint} {golden} {events} {runDir}.
+// argv arrays only (never a shell string); elements may hold {placeholders}: {root} {cwd} {sourceDir} {buildDir} {arch} {jobs} {checkpoint} {golden} {events} {runDir}.
 const Argv = z.array(z.string().min(1)).min(1);
 
 // One environment flag that selects a code path inside the SAME binary.
@@ -81,6 +81,8 @@ export const RecipeSchema = z.strictObject({
     argv: Argv,
     binary: z.string().describe('the binary whose sha256 identifies a leg'),
     goldenArgv: z.array(z.string()).default([]).describe('argv appended when a golden is given; {golden} is replaced'),
+    // The golden file format the driver parses: nh-gate's golden.json, or the engine's oracle.json (vllm.cpp).
+    goldenFormat: z.enum(['nh-gate', 'vllm-cpp-oracle']).default('nh-gate').describe('what {golden} points at: nh-gate golden.json, or a vllm.cpp oracle.json'),
     eventsArgv: z.array(z.string()).default([]).describe('argv appended to request the JSONL event stream; {events} is replaced'),
     modeArgv: z.record(z.string(), z.array(z.string())).default({}),
     env: z.record(z.string(), z.string()).default({}),

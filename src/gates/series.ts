@@ -26,6 +26,8 @@ import type { Inputs } from './setup.js';
 import { checkArch, checkArchForNodes } from './arch.js';
 import { runLeg, type LegOutcome } from './leg.js';
 import { checkResumable, loadResume } from './resume.js';
+import { placeDriverGolden } from './driverGolden.js';
+import { requireCheckpoint } from './checkpoint.js';
 
 export interface SeriesOptions {
   command: 'a3' | 'ab';
@@ -76,6 +78,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   const silicon = await deps.detectSilicon();
   const arch = deps.legRunner?.kind === 'slurm' ? checkArchForNodes(o.archClaim) : checkArch(o.archClaim, silicon, inputs.recipe);
   if (!arch.ok && arch.usage) throw new NhGateError('USAGE', arch.message, 'pass --arch cpu, 90, 90a, 121a, 110 … (the compute capability of the target GPU)');
+  if (arch.ok) requireCheckpoint(inputs.recipe, o.checkpoint);
   const resumed = o.resume ? loadResume(o.resume, o.command) : null;
   const runDir = resumed ? resumed.runDir : createRunDir(o.resultsBase, o.gateName, now);
   const r: RunResult = {
@@ -146,7 +149,10 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       return await finish('complete');
     }
 
-    const vars = { ...buildVars(inputs.recipe, inputs.root, arch.arch, jobs), ...(o.checkpoint ? { checkpoint: o.checkpoint } : {}) };
+    const handed = placeDriverGolden(inputs.driverGolden, inputs.goldenPath, runDir);
+    if (handed.note) seriesNotes.push(handed.note);
+    // {golden} is known to prepare steps too, so a recipe can have its driver parse the golden before a long load.
+    const vars = { ...buildVars(inputs.recipe, inputs.root, arch.arch, jobs), golden: handed.path, ...(o.checkpoint ? { checkpoint: o.checkpoint } : {}) };
     for (const [i, argvT] of inputs.recipe.prepare.entries()) {
       const run = await deps.exec.run({ argv: expandArgv(argvT, vars, `recipe.prepare[${i}]`), cwd: inputs.root, timeoutS: 600 }, { signal: signal });
       if (!exitedCleanly(run)) {
@@ -165,7 +171,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     }
     const outcomes: LegOutcome[] = [];
     const ctx = {
-      deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: inputs.goldenPath, vars,
+      deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: handed.path, vars,
       binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', deviceIndex: 0,
       timeoutS, signal: signal,
     };

@@ -31,12 +31,13 @@ export interface StepOptions {
 // The layout of tree k under a workspace, from the recipe's own path rules.
 export function treeLayout(recipe: Recipe, workspace: string, k: number, o: StepOptions): TreeLayout {
   const root = join(workspace, `tree-${k}`);
-  const v = buildVars(recipe, root, o.arch, o.buildJobs);
+  // {cwd} is the scratch tree's root too: a scratch build must never reach back into the user's tree.
+  const v = buildVars(recipe, root, o.arch, o.buildJobs, root);
   return { index: k, root, sourceDir: v.sourceDir!, buildDir: v.buildDir! };
 }
 
 function vars(recipe: Recipe, t: TreeLayout, o: StepOptions): TemplateVars {
-  return buildVars(recipe, t.root, o.arch, o.buildJobs);
+  return buildVars(recipe, t.root, o.arch, o.buildJobs, t.root);
 }
 
 function asBuild(runs: ProcessRun[]): BuildRun {

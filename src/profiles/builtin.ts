@@ -19,7 +19,8 @@ function engineShapes(): LinePattern[] {
       role: 'counters',
       // Stryker disable next-line StringLiteral,ArrayDeclaration: hints only make matching faster (an empty one is equivalent)
       hint: 'ARM step',
-      // Behind any prefix ([nemotron-h], [NH-DIAG], a timestamp): the counters are matched by field name.
+      // Behind any prefix: vllm.cpp prints its arm trace as `[NH-DIAG] ARM step T=1 nd=1 np=0 …`
+      // (scripts/nemotron-h-a2d1-gpu-gate.sh @ a7237f63), others under their own tag or a timestamp.
       regex: String.raw`(?:^|[\s\]])(?<label>ARM step)\s+(?<fields>.*)$`,
       captures: { label: 'string', fields: 'kv' },
     },

@@ -1,5 +1,5 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { expectLegLogsAgree } from '../helpers/legLogs.js';
+import { describe, expect, it, beforeAll } from 'vitest';
+import { isolatedResults } from '../helpers/legLogs.js';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,19 +10,8 @@ import { runAb } from '../../src/gates/ab.js';
 import { realDeps } from '../../src/gates/deps.js';
 import { NhGateError } from '../../src/errors.js';
 
-// Every results dir a test made: at the end, each leg log in them must re-judge to its leg's verdict.
-const resultsDirs: string[] = [];
-afterAll(async () => {
-  const n = await expectLegLogsAgree(resultsDirs);
-  expect(n).toBeGreaterThan(0);
-}, 120_000);
-
-function isolate(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'nh-results-'));
-  resultsDirs.push(dir);
-  process.env.NH_GATE_LOCK = join(dir, 'gpu.lock');
-  return dir;
-}
+// Each test its own results dir and GPU lock; at the end every leg log in them re-judges to its leg's verdict.
+const isolate = isolatedResults();
 
 // The real reference engine, built once for the whole test run (ENGINE's shared helper).
 describe('the live gates on the reference engine (cpu)', () => {

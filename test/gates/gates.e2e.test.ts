@@ -1,5 +1,5 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { expectLegLogsAgree } from '../helpers/legLogs.js';
+import { describe, expect, it, beforeAll } from 'vitest';
+import { isolatedResults } from '../helpers/legLogs.js';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,20 +11,8 @@ import { realDeps } from '../../src/gates/deps.js';
 import { pidAlive } from '../../src/exec/lock.js';
 import { fakeRepo, depsWithFakeGpu } from './fake.js';
 
-// Each test its own results dir and GPU lock, so the two vitest workers never contend.
-// Every results dir a test made: at the end, each leg log in them must re-judge to its leg's verdict.
-const resultsDirs: string[] = [];
-afterAll(async () => {
-  const n = await expectLegLogsAgree(resultsDirs);
-  expect(n).toBeGreaterThan(0);
-}, 120_000);
-
-function isolate(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'nh-results-'));
-  resultsDirs.push(dir);
-  process.env.NH_GATE_LOCK = join(dir, 'gpu.lock');
-  return dir;
-}
+// Each test its own results dir and GPU lock; at the end every leg log in them re-judges to its leg's verdict.
+const isolate = isolatedResults();
 
 describe('a3 against stand-in drivers (failures on demand)', () => {
   it('judges tokens but refuses the window when the load line never appears', async () => {

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { readDriverLog, detectProfile } from '../../src/analyze/stream.js';
 import { analyze } from '../../src/analyze/analyze.js';
 import { rejudgeLegLog } from '../../src/analyze/rejudge.js';
@@ -45,4 +46,19 @@ export async function expectLegLogsAgree(dirs: readonly string[]): Promise<numbe
     }
   }
   return checked;
+}
+
+// A maker of isolated results dirs (each with its own GPU lock) for one test file; when the file ends,
+// every leg log written under them must re-judge to its leg's verdict, and at least one leg must exist.
+export function isolatedResults(): () => string {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    expect(await expectLegLogsAgree(dirs)).toBeGreaterThan(0);
+  }, 120_000);
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nh-results-'));
+    dirs.push(dir);
+    process.env.NH_GATE_LOCK = join(dir, 'gpu.lock');
+    return dir;
+  };
 }

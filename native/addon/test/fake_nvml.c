@@ -12,9 +12,9 @@
  *   FAKE_NVML_INIT_FAIL=code   nvmlInit_v2 returns code
  *   FAKE_NVML_CLOCK=monotonic  stamp samples on CLOCK_MONOTONIC instead of CLOCK_REALTIME
  *   FAKE_NVML_NO_GPM=1         device reports no GPM support
- *   FAKE_NVML_NAME=s           device name (default "Fake H200")
- *   FAKE_NVML_CC=M.m           compute capability (default 9.0); with the name, the node's silicon (the
- *                              local Slurm cluster sets both per node, so its two nodes are two kinds of host) */
+ *   FAKE_NVML_NAME=text        device name (default "Fake H200")
+ *   FAKE_NVML_CC=M.m           compute capability (default 9.0; 12.1 stands in for a GB10, 11.0 for Thor)
+ *   FAKE_NVML_NO_PROCS=1       no compute processes (default: the calling process itself) */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -67,7 +67,12 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, void** dev) {
   *dev = (void*)(size_t)(i + 1);
   return 0;
 }
-nvmlReturn_t nvmlDeviceGetName(void* dev, char* buf, unsigned int len) { DEV_GUARD(dev); snprintf(buf, len, "%s", getenv("FAKE_NVML_NAME") && *getenv("FAKE_NVML_NAME") ? getenv("FAKE_NVML_NAME") : "Fake H200"); return 0; }
+nvmlReturn_t nvmlDeviceGetName(void* dev, char* buf, unsigned int len) {
+  DEV_GUARD(dev);
+  const char* name = getenv("FAKE_NVML_NAME");
+  snprintf(buf, len, "%s", name && *name ? name : "Fake H200");
+  return 0;
+}
 nvmlReturn_t nvmlDeviceGetUUID(void* dev, char* buf, unsigned int len) {
   DEV_GUARD(dev);
   snprintf(buf, len, "GPU-fake-%04u", (unsigned)(size_t)dev);
@@ -78,7 +83,8 @@ nvmlReturn_t nvmlSystemGetCudaDriverVersion(int* v) { *v = 13000; return 0; }
 nvmlReturn_t nvmlDeviceGetCudaComputeCapability(void* dev, int* a, int* b) {
   DEV_GUARD(dev);
   const char* cc = getenv("FAKE_NVML_CC");
-  if (!cc || sscanf(cc, "%d.%d", a, b) != 2) { *a = 9; *b = 0; }
+  *a = 9; *b = 0;
+  if (cc && *cc && sscanf(cc, "%d.%d", a, b) != 2) { *a = 9; *b = 0; }
   return 0;
 }
 nvmlReturn_t nvmlDeviceGetMaxClockInfo(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : 1980; return 0; }
@@ -120,6 +126,7 @@ nvmlReturn_t nvmlDeviceGetSamples(void* dev, int type, unsigned long long lastSe
 
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(void* dev, unsigned int* count, proc_t* out) {
   DEV_GUARD(dev);
+  if (env_l("FAKE_NVML_NO_PROCS", 0)) { *count = 0; return 0; }
   if (*count < 1) { *count = 1; return 7; }
   out[0].pid = (unsigned)getpid();
   out[0].mem = 1ull << 20;
