@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'NO_SUCH_DEVICE'
   | 'SAMPLER_UNAVAILABLE'
   | 'SAMPLER_STATE'
+  | 'SLURM_UNAVAILABLE'
+  | 'SLURM_REJECTED'
   | 'MISSING_PREREQUISITE'
   | 'DISK_FULL'
   | 'UNWRITABLE'
@@ -41,6 +43,8 @@ const CLASS_OF: Record<ErrorCode, ExitClass> = {
   // The results directory's own faults: nothing valid could be recorded (3), or a path the user must fix (2).
   DISK_FULL: 'void',
   UNWRITABLE: 'usage',
+  SLURM_UNAVAILABLE: 'usage',
+  SLURM_REJECTED: 'usage',
   INTERNAL: 'internal',
 };
 

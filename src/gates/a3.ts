@@ -14,6 +14,7 @@ export interface A3Options {
   resultsBase: string;
   checkpoint?: string | undefined;
   timeoutS?: number | undefined;
+  resume?: string | undefined;
 }
 
 // nh-gate a3: build if needed, run the driver once per mode, judge its tokens in the harness against
@@ -23,7 +24,7 @@ export async function runA3(o: A3Options, deps: GateDeps): Promise<SeriesOutcome
   const { recipe, gate } = o.inputs;
   return runSeries({
     command: 'a3', argv: o.argv, inputs: o.inputs, archClaim: o.arch ?? gate?.gate.arch, jobs: o.jobs,
-    resultsBase: o.resultsBase, checkpoint: o.checkpoint, timeoutS: o.timeoutS,
+    resultsBase: o.resultsBase, checkpoint: o.checkpoint, timeoutS: o.timeoutS, resume: o.resume,
     gateName: gate?.gate.name ?? `a3-${recipe.name}`,
     plan: (arch) => {
       const deviceEnv: Record<string, string> = {};

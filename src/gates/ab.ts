@@ -20,6 +20,7 @@ export interface AbOptions {
   resultsBase: string;
   checkpoint?: string | undefined;
   timeoutS?: number | undefined;
+  resume?: string | undefined;
 }
 
 // A spread is printed only when it is a number: fewer than 2 legs, or a minimum of 0, say so instead of NaN.
@@ -73,7 +74,7 @@ export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome
   const metric = hypothesis?.metric ?? 'perOutputToken';
   return runSeries({
     command: 'ab', argv: o.argv, inputs: o.inputs, archClaim: o.arch ?? gate?.gate.arch, jobs: o.jobs,
-    resultsBase: o.resultsBase, checkpoint: o.checkpoint, timeoutS: o.timeoutS,
+    resultsBase: o.resultsBase, checkpoint: o.checkpoint, timeoutS: o.timeoutS, resume: o.resume,
     gateName: gate?.gate.name ?? `ab-${flag}`,
     abPlotTitle: `${flag}: per-token times per leg (A=${arms.A}, B=${arms.B})`,
     plan: () => planAb({ recipe, gate: gate?.gate ?? null, flag, repeats, order, seed: o.seed, mode: o.mode, armValues: arms }),

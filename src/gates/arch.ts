@@ -27,3 +27,12 @@ export function checkArch(claim: string | undefined, silicon: Silicon, recipe: R
   if (key !== hostKey) return { ok: false, arch: claim, message: `--arch ${claim} claims compute capability ${key.slice(2)}, but this host has ${describe(silicon)} — no such silicon here` };
   return { ok: true, arch: claim, note: null };
 }
+
+// With --executor slurm the legs run on nodes, not here: the claim is only parsed now, and each node's
+// leg runner checks its own silicon against it (a node without it runs nothing: NO_SUCH_SILICON).
+export function checkArchForNodes(claim: string | undefined): ArchCheck {
+  if (claim === undefined) return { ok: true, arch: 'cpu', note: 'legs run as Slurm jobs: arch cpu (pass --arch to claim a device build; each node checks its silicon)' };
+  const key = archClaimKey(claim);
+  if (key === null) return { ok: false, arch: claim, usage: true, message: `--arch ${claim} is not an arch claim nh-gate understands (e.g. 121a, 90, 110, cpu)` };
+  return { ok: true, arch: key === 'cpu' ? 'cpu' : claim, note: key === 'cpu' ? null : `legs run as Slurm jobs: each node's leg runner checks its silicon against --arch ${claim}` };
+}

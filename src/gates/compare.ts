@@ -2,6 +2,7 @@ import type { Hypothesis } from '../config/gate.js';
 import { bootstrapRatioCi, type RatioCi } from '../stats/bootstrap.js';
 import { relativeSpread, median } from '../stats/summary.js';
 import { measured, refused } from '../quantity/make.js';
+import { ratio as quantityRatio } from '../quantity/compare.js';
 import type { Quantity } from '../quantity/types.js';
 import type { LegRecord } from '../results/types.js';
 
@@ -21,6 +22,22 @@ export function armValues(legs: LegRecord[], key: string): ArmValues {
     if (q && q.status === 'measured') out[l.arm].push(q.value);
   }
   return out;
+}
+
+// Legs of both arms on one silicon, by the shared comparability gate of src/quantity/compare.ts: the
+// first measured leg against every other; a pair on other silicon withholds the comparison (CROSS_SILICON).
+// Legs whose silicon is not recorded make no claim here (the single-host series records the host's).
+export function crossSilicon(legs: LegRecord[], key: string, name: string): Quantity | null {
+  const qs: Quantity[] = [];
+  for (const l of legs) {
+    const q = l.arm !== 'single' && PASS.has(l.verdict) ? l.quantities[key] : undefined;
+    if (q && q.status === 'measured' && q.silicon) qs.push({ ...q, name: `leg ${l.index + 1} (arm ${l.arm}${l.slurm?.node ? ` on ${l.slurm.node}` : ''})` });
+  }
+  for (const q of qs.slice(1)) {
+    const g = quantityRatio(qs[0]!, q, name);
+    if (g.status === 'withheld' && g.reason === 'CROSS_SILICON') return g;
+  }
+  return null;
 }
 
 export interface ComparisonResult {
@@ -76,7 +93,10 @@ export function compareArms(c: CompareInput): ComparisonResult {
   const ci = bootstrapRatioCi(vals[numerator], vals[denominator], { seed: c.seed });
   const name = `${c.metric === 'perOutputToken' ? 'per output token' : 'GPU busy'} ratio ${numerator}/${denominator}`;
   let ratio: Quantity;
-  if (vals[numerator].length === 0 || vals[denominator].length === 0) {
+  const cross = crossSilicon(c.legs, key, name);
+  if (cross) {
+    ratio = cross;
+  } else if (vals[numerator].length === 0 || vals[denominator].length === 0) {
     ratio = refused(name, 'NO_SAMPLES', `arm ${vals.A.length === 0 ? 'A' : 'B'} has no leg with a measured ${key} that passed its token gate`);
   } else if (!(median(vals[denominator]) > 0) || !Number.isFinite(median(vals[numerator]))) {
     ratio = refused(name, 'ZERO_DENOMINATOR', `the median ${key} of arm ${denominator} (flag ${c.armFlagValues[denominator]}) is ${median(vals[denominator])}${c.metric === 'perOutputToken' ? ' s' : '%'} — a ratio over it would divide by nothing`);

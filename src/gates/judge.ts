@@ -31,6 +31,8 @@ export interface LegObservation extends Pick<LegRecord, 'index' | 'arm' | 'label
   // The gate asks that a leg whose clocks were held down (power, thermal, hardware slowdown) be VOID (THROTTLED).
   voidIfThrottled?: boolean;
   silicon: Silicon | null;
+  // The executor's own reason to void the leg (a Slurm job cancelled, lost, never started …), when it has one.
+  fault?: Reason | null;
   files: { log: string; events: string | null; samples: string | null };
 }
 
@@ -57,7 +59,8 @@ export function judgeLeg(o: LegObservation): LegRecord {
     : null;
 
   const refusing = report.verdicts.find((v) => v.kind === 'REFUSING');
-  if (run.spawnError) voidReasons.push(reason('CRASHED', `the driver could not start (${run.spawnError})`));
+  if (o.fault) voidReasons.push(o.fault);
+  else if (run.spawnError) voidReasons.push(reason('CRASHED', `the driver could not start (${run.spawnError})`));
   else if (run.timedOut) voidReasons.push(reason('TIMEOUT', 'the driver ran past its limit; its process tree was killed'));
   else if (run.interrupted) voidReasons.push(reason('PARTIAL', 'interrupted (Ctrl-C) before the leg finished'));
   else if (run.signal) voidReasons.push(reason('CRASHED', `the driver was killed by ${run.signal}`));

@@ -9,7 +9,7 @@ const BUSY_KEYS = ['busy', 'busyShare'] as const;
 // stop before the window ends: a mean over them would describe part of the window as if it were all of it.
 // Such a leg's busy is refused as PARTIAL, by name, with the sampler's own errors.
 // util carries monotonic seconds; the record's window is relative to the run's origin (originS).
-export function refuseBusyCutShort(record: LegRecord, stopped: BusySamplerResult | null, util: ReadonlyArray<{ tS: number }>, originS: number): void {
+export function refuseBusyCutShort(record: LegRecord, stopped: Pick<BusySamplerResult, 'backend' | 'partial' | 'errors'> | null, util: ReadonlyArray<{ tS: number }>, originS: number): void {
   if (!stopped?.partial || !record.decodeWindow) return;
   let lastS: number | null = null;
   for (const u of util) lastS = Math.max(lastS ?? -Infinity, u.tS - originS);

@@ -1,6 +1,6 @@
 import { TOOL } from '../version.js';
 import { join } from 'node:path';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
 import type { Plan } from '../plan/plan.js';
 import { describePlan } from '../plan/plan.js';
 import { buildRecipe, buildVars } from '../build/build.js';
@@ -23,8 +23,9 @@ import type { ExitClass, VerdictWord } from '../verdict/words.js';
 import { formatReason, reason, type VoidCode } from '../verdict/reasons.js';
 import type { GateDeps } from './deps.js';
 import type { Inputs } from './setup.js';
-import { checkArch } from './arch.js';
+import { checkArch, checkArchForNodes } from './arch.js';
 import { runLeg, type LegOutcome } from './leg.js';
+import { checkResumable, loadResume } from './resume.js';
 import { placeDriverGolden } from './driverGolden.js';
 import { requireCheckpoint } from './checkpoint.js';
 import { checkSpace, takeReserve, type Reserve } from '../results/space.js';
@@ -49,6 +50,8 @@ export interface SeriesOptions {
   finalize: (r: RunResult, legs: LegOutcome[], done: boolean) => Pick<RunResult, 'quantities' | 'comparison' | 'verdict' | 'notes'>;
   // Extra plot inputs from the legs (A/B distributions).
   abPlotTitle?: string;
+  // --resume RUN_DIR: keep that run's finished legs, run only the missing ones into it.
+  resume?: string | undefined;
 }
 
 export interface SeriesOutcome {
@@ -77,10 +80,11 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   const originNs = monoNs();
   const now = deps.now();
   const silicon = await deps.detectSilicon();
-  const arch = checkArch(o.archClaim, silicon, inputs.recipe);
+  const arch = deps.legRunner?.kind === 'slurm' ? checkArchForNodes(o.archClaim) : checkArch(o.archClaim, silicon, inputs.recipe);
   if (!arch.ok && arch.usage) throw new NhGateError('USAGE', arch.message, 'pass --arch cpu, 90, 90a, 121a, 110 … (the compute capability of the target GPU)');
   if (arch.ok) requireCheckpoint(inputs.recipe, o.checkpoint);
-  const runDir = createRunDir(o.resultsBase, o.gateName, now);
+  const resumed = o.resume ? loadResume(o.resume, o.command) : null;
+  const runDir = resumed ? resumed.runDir : createRunDir(o.resultsBase, o.gateName, now);
   // Taken once the lock is held; until then there is nothing to free.
   let reserve: Reserve = { release() {} };
   const r: RunResult = {
@@ -134,6 +138,19 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   if (arch.note) seriesNotes.push(arch.note);
   const plan = o.plan(arch.arch);
   r.plan = { text: describePlan(plan), order: plan.order, seed: plan.seed, legs: plan.legs.length };
+  if (resumed) {
+    checkResumable(resumed, r.plan.text, r.gate?.sha256 ?? null, inputs.recipe.name);
+    seriesNotes.push(`resumed ${runDir}: ${resumed.kept.size} finished leg(s) kept, ${plan.legs.length - resumed.kept.size} to run`);
+  }
+  const timeoutS = o.timeoutS ?? inputs.recipe.driver.timeoutS;
+  if (deps.legRunner?.preflight && plan.legs[0]) {
+    try {
+      await deps.legRunner.preflight({ runDir, arch: arch.arch }, { arm: plan.legs[0].arm, timeoutS });
+    } catch (err) {
+      if (!resumed) rmSync(runDir, { recursive: true, force: true });
+      throw err;
+    }
+  }
 
   const lock = acquireLock(lockPath(), `nh-gate ${o.command} (${o.gateName})`);
   if (lock.replacedStale) seriesNotes.push(`replaced a stale GPU lock left by pid ${lock.replacedStale.pid} (${lock.replacedStale.command})`);
@@ -190,7 +207,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     const ctx = {
       deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: handed.path, vars,
       binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', voidIfThrottled: inputs.gate?.gate.voidIfThrottled ?? false, deviceIndex: 0,
-      timeoutS: o.timeoutS ?? inputs.recipe.driver.timeoutS, signal: signal,
+      timeoutS, signal: signal,
       onSpawn: (pid: number) => lock.recordLeg(pid),
     };
     // On disk before the first leg: should nh-gate die mid-leg, a later run finds this one "running" and marks it.
@@ -200,8 +217,8 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       if (signal.aborted) break;
       const short = checkSpace(runDir, plan.legs.length - done, largestLog);
       if (short) throw new NhGateError('DISK_FULL', `${short}; stopped before leg ${planned.index + 1}`, 'free space or pass --results-dir DIR on a larger filesystem');
-      const out = await runLeg(ctx, planned);
-      largestLog = Math.max(largestLog, out.log.bytes + out.log.droppedBytes);
+      const out = resumed?.kept.get(planned.index) ?? await runLeg(ctx, planned);
+      largestLog = Math.max(largestLog, (out.log?.bytes ?? 0) + (out.log?.droppedBytes ?? 0));
       if (out.record.process.interrupted) {
         seriesNotes.push(`leg ${planned.index + 1} was interrupted and is not counted`);
         break;
@@ -211,7 +228,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       if (out.timeline) plots.timelines.push(out.timeline);
       if (plots.ab) plots.ab.legs.push(out.abPoint);
       apply(o.finalize(r, outcomes, false));
-      if (out.log.fault) throw new NhGateError(out.log.fault, `leg ${planned.index + 1}'s log ${out.record.logFile} stopped after ${out.log.bytes} bytes: ${out.log.error}`, 'free space or pass --results-dir DIR on a larger filesystem');
+      if (out.log?.fault) throw new NhGateError(out.log.fault, `leg ${planned.index + 1}'s log ${out.record.logFile} stopped after ${out.log.bytes} bytes: ${out.log.error}`, 'free space or pass --results-dir DIR on a larger filesystem');
       await saveRun(r, plots);
     }
     const interrupted = signal.aborted;

@@ -56,7 +56,7 @@ function engineShapes(): LinePattern[] {
       role: 'tokenMatch',
       // Stryker disable next-line StringLiteral,ArrayDeclaration: hints only make matching faster (an empty one is equivalent)
       hint: 'TOKEN MATCH',
-      regex: String.raw`^{prefix}\s+TOKEN MATCH:\s+(?<matched>\d+)/(?<compared>\d+)\s+over\s+(?<prompts>\d+)\s+prompt\(s\)(?:\s+\(full rows=(?<fullRows>\d+),\s+short rows=(?<shortRows>\d+)(?:,\s+mode=(?<mode>[\w-]+))?\)|\s*$)`,
+      regex: String.raw`^{prefix}\s+TOKEN MATCH:\s+(?<matched>\d+)/(?<compared>\d+)\s+over\s+(?<prompts>\d+)\s+prompt\(s\)(?:\s+\(full rows=(?<fullRows>\d+),\s+short rows=(?<shortRows>\d+)(?:,\s+mode=(?<mode>[\w-]+))?\)|$)`,
       captures: { matched: 'int', compared: 'int', prompts: 'int', fullRows: 'int', shortRows: 'int', mode: 'string' },
     },
     {

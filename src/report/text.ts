@@ -9,6 +9,11 @@ export function legLines(leg: LegRecord): string[] {
   const t = leg.tokens;
   const tok = t ? `tokens ${t.matched}/${t.compared} over ${t.prompts.length} prompt(s) (full rows=${t.fullRows}, short rows=${t.shortRows}, mode=${t.mode}, from ${t.source})` : 'tokens not judged';
   out.push(`leg ${leg.index + 1} [${leg.label}]: ${leg.process.end}; ${tok} → ${leg.verdict}`);
+  if (leg.slurm) {
+    const s = leg.silicon;
+    const on = s ? (s.kind === 'gpu' ? `${s.gpuName} (cc ${s.computeCapability})` : `no GPU (CPU ${s.cpuModel})`) : 'silicon not recorded';
+    out.push(`  slurm: job ${leg.slurm.jobId ?? 'not submitted'}${leg.slurm.node ? ` on ${leg.slurm.node}` : ''} ${leg.slurm.state ?? 'state unknown'}${leg.slurm.reason ? ` (${leg.slurm.reason})` : ''}${leg.slurm.source ? ` [${leg.slurm.source}]` : ''}; silicon ${on}`);
+  }
   if (t) {
     for (const p of t.prompts) {
       if (!p.firstMismatch) continue;

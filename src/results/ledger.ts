@@ -24,6 +24,8 @@ export interface LedgerEntry {
   verdict: string;
   figures: Record<string, { value: number; unit: string }>;
   runDir: string;
+  // Set when the run's legs ran on several kinds of silicon (Slurm nodes): the legs this line holds.
+  legs?: number[];
 }
 
 // The ledger path under the results base (.nh-gate/ledger.jsonl by default).
@@ -55,11 +57,31 @@ export function ledgerEntry(r: RunResult): LedgerEntry {
   };
 }
 
-// Appends a run to the ledger (append-only: never rewritten).
+// The ledger lines of a run, one per silicon its legs ran on (a leg records its node's silicon under
+// --executor slurm): legs on other silicon never share a line, and run-level figures (ratios) go only
+// on a run whose legs share one silicon.
+export function ledgerEntries(r: RunResult): LedgerEntry[] {
+  const groups = new Map<string, RunResult['legs']>();
+  for (const leg of r.legs) {
+    const s = leg.silicon ?? r.silicon;
+    const k = s ? siliconKey(s) : 'unknown';
+    groups.set(k, [...(groups.get(k) ?? []), leg]);
+  }
+  if (groups.size <= 1) {
+    const only = r.legs[0]?.silicon ?? r.silicon;
+    return [{ ...ledgerEntry(r), siliconKey: only ? siliconKey(only) : null }];
+  }
+  return [...groups.entries()].map(([k, legs]) => {
+    const e = ledgerEntry({ ...r, quantities: {}, legs });
+    return { ...e, siliconKey: k === 'unknown' ? null : k, legs: legs.map((l) => l.index + 1) };
+  });
+}
+
+// Appends a run to the ledger (append-only: never rewritten), one line per silicon.
 export function appendLedger(base: string, r: RunResult): LedgerEntry {
-  const e = ledgerEntry(r);
-  appendLine(ledgerPath(base), e);
-  return e;
+  const es = ledgerEntries(r);
+  for (const e of es) appendLine(ledgerPath(base), e);
+  return es[0]!;
 }
 
 // Earlier entries taken on the same silicon, newest last; unreadable lines are skipped and counted.

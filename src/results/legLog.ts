@@ -6,6 +6,7 @@ import { z } from 'zod';
 
 const HEADER = '#nh-gate leg ';
 const TRAILER = '#nh-gate end ';
+const LINE = '#nh-gate line ';
 
 export const LegLogHeaderSchema = z.strictObject({
   schemaVersion: z.literal(1),
@@ -29,6 +30,14 @@ export const LegLogTrailerSchema = z.strictObject({
   foreignPids: z.array(z.number().int()),
 });
 
+// What the live line splitter saw of the next line and the log cannot show: it was cut at the line cap,
+// or its \r overwrites were collapsed. Written just before that line, so a re-read screens it the same way.
+export const LegLogLineSchema = z.strictObject({
+  truncatedChars: z.number().int().nonnegative().optional(),
+  crOverwrites: z.number().int().nonnegative().optional(),
+});
+
+export type LegLogLine = z.infer<typeof LegLogLineSchema>;
 export type LegLogHeader = z.infer<typeof LegLogHeaderSchema>;
 export type LegLogTrailer = z.infer<typeof LegLogTrailerSchema>;
 
@@ -42,13 +51,18 @@ export function legTrailerLine(t: LegLogTrailer): string {
   return TRAILER + JSON.stringify(t);
 }
 
+// The line-hazard line of a leg log (see LegLogLineSchema).
+export function legLineMetaLine(m: LegLogLine): string {
+  return LINE + JSON.stringify(m);
+}
+
 // Whether a stored line is one of nh-gate's own (never offered to an engine profile).
 export function isMetaLine(line: string): boolean {
   return line.startsWith('#nh-gate ');
 }
 
 // A header or trailer line parsed (zod at the boundary); null for any other line or a damaged one.
-export function parseMetaLine(line: string): { header: LegLogHeader } | { trailer: LegLogTrailer } | null {
+export function parseMetaLine(line: string): { header: LegLogHeader } | { trailer: LegLogTrailer } | { line: LegLogLine } | null {
   const json = (prefix: string): unknown => {
     try {
       return JSON.parse(line.slice(prefix.length));
@@ -59,6 +73,10 @@ export function parseMetaLine(line: string): { header: LegLogHeader } | { traile
   if (line.startsWith(HEADER)) {
     const r = LegLogHeaderSchema.safeParse(json(HEADER));
     return r.success ? { header: r.data } : null;
+  }
+  if (line.startsWith(LINE)) {
+    const r = LegLogLineSchema.safeParse(json(LINE));
+    return r.success ? { line: r.data } : null;
   }
   if (line.startsWith(TRAILER)) {
     const r = LegLogTrailerSchema.safeParse(json(TRAILER));

@@ -85,6 +85,23 @@ export interface LegRecord {
   clocks?: { throttled: boolean; throttleReasons: string[]; reasons: Record<string, number>; samples: number; line: string };
   // Hostile output (cut lines, invalid UTF-8, NUL, \r) and log write faults, by name; absent when none.
   outputNotes?: string[];
+  // The silicon of the host that ran this leg (with --executor slurm, the node's), and the Slurm job behind it.
+  silicon?: Silicon | null;
+  slurm?: SlurmLegInfo;
+}
+
+// One leg's Slurm job: id, node, final state and reason as Slurm reported them, and which command said so.
+export interface SlurmLegInfo {
+  jobId: string | null;
+  node: string | null;
+  state: string | null;
+  reason: string | null;
+  exitCode: string | null;
+  source: 'sacct' | 'scontrol' | 'squeue' | 'sbatch' | null;
+  // Series-relative seconds: sbatch called, and the job's end seen with its record read (Slurm's own cost is
+  // the gap to process.startS and from process.endS).
+  submitS?: number | null;
+  collectS?: number | null;
 }
 
 export interface VerdictRecord {

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { runAction } from '../run.js';
 import { NhGateError } from '../../errors.js';
+import { executorOptions, parseExecutor, withExecutor, type ExecutorCliOptions } from '../executor.js';
 
-export interface A3CliOptions {
+export interface A3CliOptions extends ExecutorCliOptions {
   recipe?: string;
   golden?: string;
   gate?: string;
@@ -12,6 +13,7 @@ export interface A3CliOptions {
   resultsDir: string;
   checkpoint?: string;
   timeout?: string;
+  resume?: string;
   json?: boolean;
 }
 
@@ -32,8 +34,8 @@ export function positiveSeconds(name: string, v: string | undefined): number | u
 
 // Registers `nh-gate a3`: the token gate against the golden, with per-token and busy over the decode window.
 export function register(program: Command): void {
-  program
-    .command('a3')
+  executorOptions(program
+    .command('a3'))
     .description('build the engine, run it against the golden, judge every token in the harness; per-token over the decode window, busy on a GPU')
     .option('--recipe <name|file>', 'recipe (default: nh-ref, the embedded reference engine)')
     .option('--golden <name|dir|file>', "golden (default: the recipe's defaultGolden)")
@@ -44,17 +46,19 @@ export function register(program: Command): void {
     .option('--checkpoint <file>', 'value of {checkpoint} in the recipe (engines whose checkpoint is not built by the recipe)')
     .option('--timeout <seconds>', "per-leg timeout (default: the recipe's driver.timeoutS)")
     .option('--results-dir <dir>', 'where runs/ and ledger.jsonl go', '.nh-gate')
+    .option('--resume <run-dir>', 'run only the legs that run directory lacks (lost jobs, cancelled legs), keeping its finished ones')
     .option('--json', 'print result.json on stdout')
     .action((opts: A3CliOptions) =>
       runAction(async () => {
         if (opts.mode !== undefined && !['decode', 'fresh-prefill', 'both'].includes(opts.mode)) throw new NhGateError('USAGE', `--mode ${opts.mode} is not one of decode, fresh-prefill, both`, 'pass --mode decode|fresh-prefill|both');
         const jobs = positiveInt('--jobs', opts.jobs);
+        parseExecutor(opts, 'a3', true);
         const timeoutS = positiveSeconds('--timeout', opts.timeout);
         const [{ loadInputs }, { runA3 }, { realDeps }, { printOutcome }] = await Promise.all([
           import('../../gates/setup.js'), import('../../gates/a3.js'), import('../../gates/deps.js'), import('../../report/print.js'),
         ]);
         const inputs = loadInputs({ command: 'a3', recipe: opts.recipe, golden: opts.golden, gate: opts.gate });
-        const out = await runA3({ argv: process.argv.slice(2), inputs, arch: opts.arch, mode: (opts.mode ?? inputs.gate?.gate.mode ?? 'decode') as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await realDeps());
+        const out = await runA3({ argv: process.argv.slice(2), inputs, arch: opts.arch, mode: (opts.mode ?? inputs.gate?.gate.mode ?? 'decode') as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, resume: opts.resume }, await withExecutor(await realDeps(), opts));
         printOutcome(out.result, Boolean(opts.json));
         return out.exitClass;
       }),

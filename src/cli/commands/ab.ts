@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { runAction } from '../run.js';
 import { printJson } from '../output.js';
 import { NhGateError } from '../../errors.js';
+import { executorOptions, parseExecutor, withExecutor, type ExecutorCliOptions } from '../executor.js';
 import { positiveInt, positiveSeconds } from './a3.js';
 
-interface AbCliOptions {
+interface AbCliOptions extends ExecutorCliOptions {
   flag?: string;
   gate?: string;
   recipe?: string;
@@ -18,14 +19,15 @@ interface AbCliOptions {
   checkpoint?: string;
   timeout?: string;
   resultsDir: string;
+  resume?: string;
   json?: boolean;
   dryRun?: boolean;
 }
 
 // Registers `nh-gate ab`: a same-binary A/B of one recipe flag, legs interleaved and token-gated.
 export function register(program: Command): void {
-  program
-    .command('ab')
+  executorOptions(program
+    .command('ab'))
     .description('same-binary A/B of one flag: interleaved token-gated legs, ratio with a bootstrap interval, verdict against a pre-registered gate')
     .option('--flag <name>', "the recipe flag to compare (A = off, B = on unless the gate's arms say otherwise)")
     .option('--gate <file>', 'a pre-registered gate of kind ab (its sha256 goes into the result)')
@@ -41,6 +43,7 @@ export function register(program: Command): void {
     .option('--timeout <seconds>', 'per-leg timeout')
     .option('--results-dir <dir>', 'where runs/ and ledger.jsonl go', '.nh-gate')
     .option('--dry-run', 'print the plan (legs and their order) and exit')
+    .option('--resume <run-dir>', 'run only the legs that run directory lacks (lost jobs, cancelled legs), keeping its finished ones')
     .option('--json', 'print result.json on stdout')
     .action((opts: AbCliOptions) =>
       runAction(async () => {
@@ -50,6 +53,7 @@ export function register(program: Command): void {
         if (!Number.isInteger(seed)) throw new NhGateError('USAGE', `--seed ${opts.seed} is not an integer`, 'pass --seed N');
         const repeats = opts.repeats === undefined ? undefined : positiveInt('--repeats', opts.repeats);
         const jobs = positiveInt('--jobs', opts.jobs);
+        parseExecutor(opts, 'ab', true);
         const timeoutS = positiveSeconds('--timeout', opts.timeout);
         const [{ loadInputs }, { runAb }, { realDeps }, { printOutcome }, { planAb, describePlan }] = await Promise.all([
           import('../../gates/setup.js'), import('../../gates/ab.js'), import('../../gates/deps.js'), import('../../report/print.js'), import('../../plan/plan.js'),
@@ -63,7 +67,7 @@ export function register(program: Command): void {
           else process.stdout.write(describePlan(plan) + '\n');
           return 'passed';
         }
-        const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await realDeps());
+        const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, resume: opts.resume }, await withExecutor(await realDeps(), opts));
         printOutcome(out.result, Boolean(opts.json));
         return out.exitClass;
       }),

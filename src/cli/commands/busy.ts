@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { runAction } from '../run.js';
 import { NhGateError } from '../../errors.js';
 import { positiveSeconds } from './a3.js';
+import { executorOptions, parseExecutor, type ExecutorCliOptions } from '../executor.js';
 
-interface BusyCliOptions {
+interface BusyCliOptions extends ExecutorCliOptions {
   startMarker?: string;
   endMarker?: string;
   device?: string;
@@ -15,8 +16,8 @@ interface BusyCliOptions {
 
 // Registers `nh-gate busy [--start-marker REGEX] -- CMD …`: GPU busy over any command's window.
 export function register(program: Command): void {
-  program
-    .command('busy')
+  executorOptions(program
+    .command('busy'))
     .description('sample GPU busy over a command: the window opens at the --start-marker line (else at start) and closes at the --end-marker line (else at the last output line)')
     .argument('<command...>', 'the command and its arguments, after --')
     .option('--start-marker <regex>', "open the window at the first output line matching this (e.g. 'engine loaded in')")
@@ -28,6 +29,7 @@ export function register(program: Command): void {
     .option('--json', 'print result.json on stdout')
     .action((command: string[], opts: BusyCliOptions) =>
       runAction(async () => {
+        parseExecutor(opts, 'busy', false);
         const deviceIndex = opts.device === undefined ? undefined : Number(opts.device);
         if (deviceIndex !== undefined && (!Number.isInteger(deviceIndex) || deviceIndex < 0)) throw new NhGateError('USAGE', `--device ${opts.device} is not a GPU index`, 'pass --device 0, 1, …');
         const periodMs = Number(opts.periodMs ?? '100');

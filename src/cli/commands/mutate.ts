@@ -3,9 +3,10 @@ import { runAction } from '../run.js';
 import { printJson } from '../output.js';
 import { exitCodeFor } from '../exit.js';
 import { NhGateError, type ExitClass } from '../../errors.js';
+import { executorOptions, parseExecutor, type ExecutorCliOptions } from '../executor.js';
 
 // Options exactly as commander parses them (exported for parser tests).
-export interface MutateCliOptions {
+export interface MutateCliOptions extends ExecutorCliOptions {
   table: string;
   recipe?: string;
   jobs: string;
@@ -20,8 +21,8 @@ export interface MutateCliOptions {
 
 // Registers `nh-gate mutate`: the mutation gate over a table of planted defects (issue #6).
 export function register(program: Command): void {
-  program
-    .command('mutate')
+  executorOptions(program
+    .command('mutate'))
     .description('mutation gate: plant each defect of a table in a scratch copy, rebuild, require the suite to go RED (build-proven, restore-proven)')
     .option('--table <file>', 'mutation table', 'gates/nh-ref/mutations.json')
     .option('--recipe <name|path>', 'recipe to build with (default: the table\'s recipe)')
@@ -38,6 +39,7 @@ export function register(program: Command): void {
 
 // The command body: normalize options, lazily import the pipeline, print, return the exit class.
 export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> {
+  parseExecutor(opts, 'mutate', false);
   const jobs = Number(opts.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new NhGateError('USAGE', `--jobs ${opts.jobs}: not a whole number from 1 to 64`, 'pass e.g. --jobs 2');
   const [{ createRunDir, appendLine }, { ledgerPath }, { writeAtomic }, { renderMutateSummary, mutateLedgerEntry }] = await Promise.all([

@@ -5,7 +5,7 @@ import { parseTimedLine } from '../profiles/timed.js';
 import { LineSplitter } from '../exec/lines.js';
 import { emptyHazards, screenLine, type OutputHazards } from '../profiles/hostile.js';
 import type { DriverReport, Profile } from '../profiles/types.js';
-import { isMetaLine, parseMetaLine, type LegLogHeader, type LegLogTrailer } from '../results/legLog.js';
+import { isMetaLine, parseMetaLine, type LegLogHeader, type LegLogLine, type LegLogTrailer } from '../results/legLog.js';
 
 export interface LogRead {
   report: DriverReport;
@@ -20,7 +20,7 @@ export interface LogRead {
 }
 
 // Streams a driver log line by line through the profile's reader: memory stays flat whatever the log size.
-export async function readDriverLog(path: string, profile: Profile): Promise<LogRead> {
+export async function readDriverLog(path: string, profile: Profile, opts: { allowEmpty?: boolean } = {}): Promise<LogRead> {
   let bytes: number;
   try {
     const st = statSync(path);
@@ -29,7 +29,7 @@ export async function readDriverLog(path: string, profile: Profile): Promise<Log
   } catch (err) {
     throw new NhGateError('UNREADABLE_FILE', `${path}: cannot read the driver log (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'check the --log path');
   }
-  if (bytes === 0) throw new NhGateError('BAD_INPUT', `${path}: the driver log is empty — there is nothing to analyze`, 'point --log at the captured driver output');
+  if (bytes === 0 && !opts.allowEmpty) throw new NhGateError('BAD_INPUT', `${path}: the driver log is empty — there is nothing to analyze`, 'point --log at the captured driver output');
   const reader = createDriverReader(profile);
   let timedLines = 0;
   const hazards = emptyHazards();
@@ -39,17 +39,22 @@ export async function readDriverLog(path: string, profile: Profile): Promise<Log
   const splitter = new LineSplitter('stdout');
   let header: LegLogHeader | null = null;
   let trailer: LegLogTrailer | null = null;
+  // What the live splitter saw of the next line (cut, \r overwrites): it replaces what this re-read sees.
+  let pending: LegLogLine | null = null;
   const onLines = (lines: ReturnType<LineSplitter['push']>): void => {
     for (const l of lines) {
       if (isMetaLine(l.text)) {
         const m = parseMetaLine(l.text);
         if (m && 'header' in m) header = m.header;
-        else if (m) trailer = m.trailer;
+        else if (m && 'trailer' in m) trailer = m.trailer;
+        else if (m) pending = m.line;
         continue; // nh-gate's own lines are never offered to the engine's profile
       }
       const { tS, text } = parseTimedLine(l.text);
       if (tS !== undefined) timedLines += 1;
-      if (screenLine({ ...l, text }, hazards)) reader.push(text, tS);
+      const seen = pending ? { stream: l.stream, tNs: l.tNs, text, ...pending } : { ...l, text };
+      pending = null;
+      if (screenLine(seen, hazards)) reader.push(text, tS);
     }
   };
   try {

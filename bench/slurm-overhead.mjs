@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// The added cost per leg of going through Slurm: the same a3 leg of the reference engine run by the local
+// executor and by --executor slurm, interleaved (local, slurm, slurm, local, …) so machine drift cancels.
+// Per leg it prints the wall time nh-gate spends, and for Slurm where the extra goes: sbatch → driver start
+// (queue, scheduling, launch on the node, the runner's start) and driver end → record collected.
+// Usage: npm run build && scripts/slurm/local-cluster.sh start && SLURM_CONF=.cache/slurm/slurm.conf node bench/slurm-overhead.mjs [--legs N] [--json]
+// Needs the reference engine built (`npx nh-gate build`, or any a3 run) first.
+import { mkdtempSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadInputs } from '../dist/gates/setup.js';
+import { runLeg } from '../dist/gates/leg.js';
+import { planA3 } from '../dist/plan/plan.js';
+import { buildVars } from '../dist/build/build.js';
+import { expandString } from '../dist/build/template.js';
+import { realDeps } from '../dist/gates/deps.js';
+import { slurmLegRunner } from '../dist/slurm/legRunner.js';
+import { slurmClient } from '../dist/slurm/client.js';
+import { SlurmConfigSchema } from '../dist/slurm/config.js';
+
+const args = process.argv.slice(2);
+const legs = Number(args[args.indexOf('--legs') + 1] ?? 0) || 5;
+const json = args.includes('--json');
+if (!process.env.SLURM_CONF) process.env.SLURM_CONF = resolve('.cache/slurm/slurm.conf');
+if (!existsSync(process.env.SLURM_CONF)) {
+  process.stderr.write(`slurm-overhead: no ${process.env.SLURM_CONF}: start the local cluster (scripts/slurm/local-cluster.sh start)\n`);
+  process.exit(2);
+}
+
+const inputs = loadInputs({ command: 'a3' });
+const vars = buildVars(inputs.recipe, inputs.root, 'cpu', 2);
+const binaryPath = expandString(inputs.recipe.driver.binary, vars, 'binary');
+if (!existsSync(binaryPath)) {
+  process.stderr.write(`slurm-overhead: ${binaryPath} is missing: run 'npx nh-gate build' first\n`);
+  process.exit(2);
+}
+const local = { ...(await realDeps()), progress: () => {} };
+const config = SlurmConfigSchema.parse({ schemaVersion: 1, pollS: 0.1 });
+const slurm = { ...local, legRunner: slurmLegRunner({ config, client: slurmClient(local.exec), progress: () => {} }) };
+const planned = planA3(inputs.recipe, null, 'decode', {}).legs[0];
+const base = { recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: inputs.goldenPath, vars, binaryPath, silicon: await local.detectSilicon(), sampleGpu: false, deviceIndex: 0, timeoutS: 120, signal: new AbortController().signal };
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const rows = { local: [], slurm: [], queueS: [], collectS: [], driverLocal: [], driverSlurm: [] };
+for (let i = 0; i < legs; i++) {
+  for (const which of i % 2 === 0 ? ['local', 'slurm'] : ['slurm', 'local']) {
+    const originNs = process.hrtime.bigint();
+    const runDir = mkdtempSync(join(tmpdir(), `nh-slurm-bench-${which}-`));
+    const t0 = process.hrtime.bigint();
+    const out = await runLeg({ ...base, deps: which === 'slurm' ? slurm : local, runDir, originNs }, planned);
+    const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
+    if (out.record.verdict !== 'STRICT PASS') throw new Error(`${which} leg ${i + 1}: ${out.record.verdict} ${out.record.voidReasons.join('; ')}`);
+    rows[which].push(wallS);
+    const p = out.record.process;
+    (which === 'slurm' ? rows.driverSlurm : rows.driverLocal).push(p.endS - p.startS);
+    if (which === 'slurm') {
+      rows.queueS.push(p.startS - out.record.slurm.submitS);
+      rows.collectS.push(out.record.slurm.collectS - p.endS);
+    }
+  }
+}
+const fig = {
+  legs, localLegS: median(rows.local), slurmLegS: median(rows.slurm), addedPerLegS: median(rows.slurm) - median(rows.local),
+  sbatchToDriverStartS: median(rows.queueS), driverEndToCollectedS: median(rows.collectS),
+  driverLocalS: median(rows.driverLocal), driverSlurmS: median(rows.driverSlurm), pollS: config.pollS,
+};
+if (json) process.stdout.write(JSON.stringify(fig, null, 2) + '\n');
+else {
+  process.stdout.write(`slurm overhead per leg (a3 tiny decode, local cluster, ${legs} legs each, interleaved, medians; poll ${config.pollS} s)\n`);
+  process.stdout.write(`  local leg ${fig.localLegS.toFixed(3)} s · slurm leg ${fig.slurmLegS.toFixed(3)} s · added ${fig.addedPerLegS.toFixed(3)} s per leg\n`);
+  process.stdout.write(`  of it: sbatch → driver start ${fig.sbatchToDriverStartS.toFixed(3)} s; driver end → record collected ${fig.driverEndToCollectedS.toFixed(3)} s\n`);
+  process.stdout.write(`  driver itself: local ${fig.driverLocalS.toFixed(3)} s, in the job ${fig.driverSlurmS.toFixed(3)} s\n`);
+}

@@ -1,0 +1,191 @@
+// Legs through a real Slurm: the local cluster of scripts/slurm/local-cluster.sh (slurmctld + two slurmd,
+// n1 = "Fake H200" cc 9.0, n2 = "Fake GB10" cc 12.1 through the stand-in NVML). Skipped, and counted as
+// skipped, when that cluster is not running. One file, run in order: some cases drain or down a node.
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/results/types.js';
+import { ensureEngineBuilt } from '../helpers/engine.js';
+import { fakeRepo } from '../gates/fake.js';
+import { expectLegLogsAgree } from '../helpers/legLogs.js';
+import { formatReason } from '../../src/verdict/reasons.js';
+import { CLUSTER_DOWN, nhGate, resumeNodes, slurm, slurmConfig } from './helpers.js';
+
+const runsIn = (dir: string): string[] => (existsSync(join(dir, 'runs')) ? readdirSync(join(dir, 'runs')).map((d) => join(dir, 'runs', d)) : []);
+const resultOf = (runDir: string): RunResult => JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as RunResult;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// Waits until a job of that name is RUNNING; its id.
+async function runningJob(name: string, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const line = slurm('squeue', ['-h', '-o', '%i %j %T']).split('\n').find((l) => l.includes(` ${name} `) && l.endsWith('RUNNING'));
+    if (line) return line.split(' ')[0]!;
+    await sleep(150);
+  }
+  throw new Error(`no RUNNING job named ${name} within ${timeoutMs} ms`);
+}
+
+describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CLUSTER_DOWN ? ` (skipped: ${CLUSTER_DOWN})` : ''}`, () => {
+  beforeAll(async () => {
+    await ensureEngineBuilt();
+  }, 600_000);
+  afterAll(() => {
+    resumeNodes('n1,n2');
+  });
+
+  it('a3 --executor slurm: STRICT PASS, a Slurm job id, node and the node\'s silicon in every leg of result.json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-a3-'));
+    const r = await nhGate(['a3', '--executor', 'slurm', '--json', '--slurm-config', slurmConfig({})], dir);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as RunResult;
+    expect(doc.verdict.word).toBe('STRICT PASS');
+    expect(doc.legs.length).toBeGreaterThan(0);
+    for (const l of doc.legs) {
+      expect(l.slurm?.jobId).toMatch(/^\d+$/);
+      expect(l.slurm).toMatchObject({ state: 'COMPLETED', exitCode: '0:0' });
+      expect(['n1', 'n2']).toContain(l.slurm?.node);
+      expect(l.silicon?.gpuName).toBe(l.slurm?.node === 'n1' ? 'Fake H200' : 'Fake GB10');
+      // The job is Slurm's, not made up: the controller knows it by our leg's name.
+      expect(slurm('scontrol', ['show', 'job', '-o', l.slurm!.jobId!])).toContain(`JobName=nh-gate-leg-0${l.index + 1}-decode`);
+      expect(readFileSync(join(doc.runDir, l.logFile), 'utf8')).toMatch(/TOKEN MATCH: 128\/128/);
+    }
+    // The log the node wrote re-judges, through analyze, exactly as the series judged it.
+    expect(await expectLegLogsAgree([dir])).toBe(doc.legs.length);
+  });
+
+  it('copy-back: the leg writes node-locally and the job copies its files into the run directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-copy-'));
+    const scratch = mkdtempSync(join(tmpdir(), 'nh-sl-scratch-'));
+    const r = await nhGate(['a3', '--executor', 'slurm', '--json', '--slurm-config', slurmConfig({ copyMode: 'copy-back', nodeScratch: scratch })], dir);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as RunResult;
+    const l = doc.legs[0]!;
+    expect(readFileSync(join(doc.runDir, l.logFile), 'utf8')).toMatch(/STRICT PASS/);
+    expect(readFileSync(join(doc.runDir, l.eventsFile!), 'utf8').length).toBeGreaterThan(0);
+    // The events were written under the scratch dir while the leg ran, and the scratch is gone after.
+    expect(JSON.parse(readFileSync(join(doc.runDir, 'legs', 'leg-01-decode.node.json'), 'utf8')).observed.run.argv.join(' ')).toContain(scratch);
+    expect(readdirSync(scratch)).toEqual([]);
+    expect(await expectLegLogsAgree([dir])).toBe(1);
+  });
+
+  it('an ab whose arms land on n1 and n2: the ratio is withheld CROSS_SILICON, never printed', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok' });
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-cross-'));
+    const cfg = slurmConfig({ pin: 'none', armArgs: { A: ['--nodelist=n1'], B: ['--nodelist=n2'] } });
+    const r = await nhGate(['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '1', '--executor', 'slurm', '--slurm-config', cfg, '--json'], dir);
+    expect(r.exitCode, r.stderr).toBe(3);
+    const doc = JSON.parse(r.stdout) as RunResult;
+    expect(doc.legs.map((l) => [l.arm, l.slurm?.node, l.silicon?.gpuName])).toEqual([['A', 'n1', 'Fake H200'], ['B', 'n2', 'Fake GB10']]);
+    expect(doc.quantities.ratio).toMatchObject({ status: 'withheld', reason: 'CROSS_SILICON' });
+    const text = await nhGate(['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '1', '--executor', 'slurm', '--slurm-config', cfg], dir);
+    expect(text.stdout).toMatch(/ratio B\/A WITHHELD \(CROSS_SILICON\): leg 1 \(arm A on n1\) was taken on gpu:Fake H200\|cc9\.0 and leg 2 \(arm B on n2\) on gpu:Fake GB10\|cc12\.1/);
+  });
+
+  it('a leg cancelled with scancel mid-run is that leg\'s named VOID; the rest of the series stands; --resume runs only that leg', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '2' });
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-cancel-'));
+    const cfg = slurmConfig({});
+    const args = ['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '2', '--executor', 'slurm', '--slurm-config', cfg];
+    const proc = nhGate(args, dir);
+    const jobId = await runningJob('nh-gate-leg-02-B');
+    slurm('scancel', [jobId]);
+    const r = await proc;
+    expect(r.exitCode, r.stderr).toBe(3);
+    const [runDir] = runsIn(dir);
+    const doc = resultOf(runDir!);
+    expect(doc.legs.map((l) => l.verdict)).toEqual(['STRICT PASS', 'VOID', 'STRICT PASS', 'STRICT PASS']);
+    const cancelled = doc.legs[1]!;
+    expect(cancelled.slurm).toMatchObject({ jobId, state: 'CANCELLED' });
+    expect(formatReason(cancelled.voidReasons[0]!)).toMatch(new RegExp(`^SLURM_CANCELLED: job ${jobId} on n[12] ended CANCELLED.*--resume RUN_DIR`));
+    expect(cancelled.quantities.perOutputToken).toMatchObject({ status: 'refused' });
+    expect(r.stdout).toMatch(/SLURM_CANCELLED/);
+
+    const again = await nhGate([...args, '--resume', runDir!, '--json'], dir);
+    expect(again.exitCode, again.stderr).toBe(0);
+    const resumed = JSON.parse(again.stdout) as RunResult;
+    expect(resumed.runDir).toBe(runDir);
+    expect(resumed.legs.map((l) => l.verdict)).toEqual(['STRICT PASS', 'STRICT PASS', 'STRICT PASS', 'STRICT PASS']);
+    // Only the lost leg was submitted again: the others keep their jobs.
+    expect(resumed.legs.map((l) => l.slurm?.jobId)).toEqual([doc.legs[0]!.slurm!.jobId, expect.not.stringMatching(`^${jobId}$`), doc.legs[2]!.slurm!.jobId, doc.legs[3]!.slurm!.jobId]);
+    expect(resumed.notes.join('\n')).toMatch(/3 finished leg\(s\) kept, 1 to run/);
+  });
+
+  it('--arch 90 with a constraint lands on the cc 9.0 node and samples busy there; the same claim on n2 runs nothing (NO_SUCH_SILICON)', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '0.5' });
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-arch-'));
+    const r = await nhGate(['a3', '--recipe', repo.recipePath, '--arch', '90', '--executor', 'slurm', '--json', '--slurm-config', slurmConfig({ constraints: { '90': 'h200' } })], dir);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as RunResult;
+    const l = doc.legs[0]!;
+    expect(l.slurm?.node).toBe('n1');
+    expect(l.samplerBackend).toBe('nvml');
+    expect(l.quantities.busy).toMatchObject({ status: 'measured', unit: '%' });
+    expect(l.quantities.busy?.status === 'measured' && l.quantities.busy.silicon?.gpuName).toBe('Fake H200');
+    const wrong = await nhGate(['a3', '--recipe', repo.recipePath, '--arch', '90', '--executor', 'slurm', '--json', '--slurm-config', slurmConfig({ extraArgs: ['--nodelist=n2'] })], dir);
+    expect(wrong.exitCode).toBe(3);
+    expect(formatReason((JSON.parse(wrong.stdout) as RunResult).legs[0]!.voidReasons[0]!)).toMatch(/^NO_SUCH_SILICON: node n2 has Fake GB10 \(cc12\.1\), the series claims --arch 90/);
+  });
+
+  it('Ctrl-C of nh-gate cancels the running job (scancel), keeps the finished legs, exit 3', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '2' });
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-int-'));
+    const proc = nhGate(['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '2', '--executor', 'slurm', '--slurm-config', slurmConfig({})], dir);
+    const jobId = await runningJob('nh-gate-leg-02-B');
+    proc.kill('SIGINT');
+    const r = await proc;
+    expect(r.exitCode, r.stderr).toBe(3);
+    const doc = resultOf(runsIn(dir)[0]!);
+    expect(doc.status).toBe('interrupted');
+    expect(doc.legs.map((l) => l.verdict)).toEqual(['STRICT PASS']);
+    let state = '';
+    for (let i = 0; i < 50 && !/JobState=(CANCELLED|COMPLETED)/.test(state); i++) {
+      state = slurm('scontrol', ['show', 'job', '-o', jobId]);
+      await sleep(100);
+    }
+    expect(state).toMatch(/JobState=CANCELLED/);
+  });
+
+  it('a partition the cluster lacks: sbatch\'s own error, exit 2, before any build, no result written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-part-'));
+    const r = await nhGate(['a3', '--executor', 'slurm', '--slurm-config', slurmConfig({ partition: 'nope' })], dir);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/SLURM_REJECTED: sbatch refused the leg .*invalid partition specified: nope/);
+    expect(r.stderr).toMatch(/fix: .*sinfo -s/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(runsIn(dir)).toEqual([]);
+  });
+
+  it('a job that never starts within startTimeoutS is cancelled: VOID NEVER_STARTED with Slurm\'s reason', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok' });
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-never-'));
+    slurm('scontrol', ['update', 'nodename=n2', 'state=drain', 'reason=nh-gate-test']);
+    try {
+      const r = await nhGate(['a3', '--recipe', repo.recipePath, '--executor', 'slurm', '--json', '--slurm-config', slurmConfig({ extraArgs: ['--nodelist=n2'], startTimeoutS: 3 })], dir);
+      expect(r.exitCode, r.stderr).toBe(3);
+      const doc = JSON.parse(r.stdout) as RunResult;
+      expect(formatReason(doc.legs[0]!.voidReasons[0]!)).toMatch(/^NEVER_STARTED: job \d+ was still PENDING \(reason ReqNodeNotAvail.*\) after \d+ s and was cancelled/);
+      expect(slurm('scontrol', ['show', 'job', '-o', doc.legs[0]!.slurm!.jobId!])).toMatch(/JobState=CANCELLED/);
+    } finally {
+      resumeNodes('n2');
+    }
+  });
+
+  it('a node lost mid-leg: VOID SLURM_NODE_LOST with the state Slurm gives (NODE_FAIL)', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '3' });
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-lost-'));
+    const proc = nhGate(['a3', '--recipe', repo.recipePath, '--executor', 'slurm', '--json', '--slurm-config', slurmConfig({ extraArgs: ['--nodelist=n1'] })], dir);
+    await runningJob('nh-gate-leg-01-decode');
+    slurm('scontrol', ['update', 'nodename=n1', 'state=down', 'reason=nh-gate-test-lost']);
+    try {
+      const r = await proc;
+      expect(r.exitCode, r.stderr).toBe(3);
+      const doc = JSON.parse(r.stdout) as RunResult;
+      expect(doc.legs[0]!.slurm?.state).toBe('NODE_FAIL');
+      expect(formatReason(doc.legs[0]!.voidReasons[0]!)).toMatch(/^SLURM_NODE_LOST: job \d+ on n1 ended NODE_FAIL/);
+    } finally {
+      resumeNodes('n1');
+    }
+  });
+});

@@ -1,0 +1,55 @@
+// The local Slurm cluster (scripts/slurm/local-cluster.sh) as the cluster tests see it: found through
+// SLURM_CONF or .cache/slurm/slurm.conf, and up only when the controller answers and both nodes are idle.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { repoRoot } from '../helpers/engine.js';
+
+export const SLURM_CONF = process.env.SLURM_CONF ?? join(repoRoot, '.cache', 'slurm', 'slurm.conf');
+
+function up(): string | null {
+  if (!existsSync(SLURM_CONF)) return `no ${SLURM_CONF}`;
+  try {
+    const out = execFileSync('sinfo', ['-h', '-N', '-o', '%N %T'], { env: { ...process.env, SLURM_CONF }, encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    for (const n of ['n1', 'n2']) if (!new RegExp(`^${n} (idle|mixed|allocated|completing)`, 'm').test(out)) return `node ${n} is not up (sinfo: ${out.trim().replace(/\n/g, '; ')})`;
+    return null;
+  } catch (err) {
+    return `sinfo failed (${(err as Error).message.split('\n')[0]})`;
+  }
+}
+
+// Why the cluster tests are skipped, or null when the cluster is up.
+export const CLUSTER_DOWN = up();
+if (CLUSTER_DOWN) process.stderr.write(`slurm cluster tests SKIPPED: ${CLUSTER_DOWN} — start it with scripts/slurm/local-cluster.sh start\n`);
+
+export const slurmEnv = { SLURM_CONF };
+
+// Slurm's own commands against the local cluster.
+export function slurm(cmd: string, args: string[]): string {
+  return execFileSync(cmd, args, { env: { ...process.env, SLURM_CONF }, encoding: 'utf8', timeout: 20_000 });
+}
+
+// A Slurm config file for a test.
+export function slurmConfig(body: Record<string, unknown>): string {
+  const f = join(mkdtempSync(join(tmpdir(), 'nh-slurm-')), 'nh-gate.slurm.json');
+  writeFileSync(f, JSON.stringify({ schemaVersion: 1, pollS: 0.2, ...body }));
+  return f;
+}
+
+// The CLI as users run it, against the local cluster.
+export function nhGate(args: string[], resultsDir: string) {
+  return execa(process.execPath, [join(repoRoot, 'bin', 'nh-gate.js'), ...args, '--results-dir', resultsDir], {
+    reject: false, env: { ...slurmEnv, NH_GATE_LOCK: join(resultsDir, 'gpu.lock') },
+  });
+}
+
+// Returns nodes to service; a node that already came back by itself (ReturnToService=2) is fine.
+export function resumeNodes(nodes: string): void {
+  try {
+    slurm('scontrol', ['update', `nodename=${nodes}`, 'state=resume']);
+  } catch {
+    // "Invalid node state specified": the node is not down or drained any more.
+  }
+}
