@@ -34,6 +34,8 @@ describe('nh-gate mutate on the fixture', () => {
     const res = readResult(repo.root);
     expect(res.rows.find((r) => r.id === 'group-clamp')?.mustFailCaseFailed).toBe(true);
     expect(res.rows.find((r) => r.id === 'add-unviable')?.compileExit).not.toBe(0);
+    // UNVIABLE carries the compiler's first error line, so the reason is on the row itself.
+    expect((res.rows.find((r) => r.id === 'add-unviable') as unknown as { detail: string }).detail).toMatch(/compile failed \(exit \d+, \d+ error lines\): .*calc\.cpp:\d+:\d+: error: /);
     expect(run.stdout).toMatch(/│ id\s+│ compile exit │ errors │ binary sha16\s+│ cases\s+│ assertions\s+│ status\s+│ verdict/);
     expect(run.stdout).toMatch(/byte-identical/);
     expect(gitStatus(repo.root)).toBe('');
@@ -67,7 +69,7 @@ describe('nh-gate mutate on the fixture', () => {
       expect(run.code).toBe(0);
       const bad = await runMutateCli(repo.root, ['--in-diff', 'no-such-ref']);
       expect(bad.code).toBe(2);
-      expect(bad.stderr).toMatch(/--in-diff no-such-ref: git diff failed/);
+      expect(bad.stderr).toMatch(/--in-diff no-such-ref: not a revision git knows/);
     } finally {
       writeFileSyncBack(repo);
     }

@@ -10,12 +10,21 @@ import { toStrykerReport } from './stryker.js';
 // The report files of one run, by name.
 export const REPORT_FILES = { result: 'result.json', stryker: 'mutation-report.json', html: 'mutation-report.html', junit: 'junit.xml' } as const;
 
+// Each surviving generated row as file:line plus its one-line diff: where a line can change unnoticed.
+export function survivors(rows: MutantResult[]): { id: string; file: string; line: number; operator: string; what: string; before: string; after: string; suite: string }[] {
+  return rows.filter((r) => r.origin && r.verdict === 'SURVIVED').map((r) => ({
+    id: r.id, file: r.mutation.file, line: r.origin!.line, operator: r.origin!.operator, what: r.origin!.what,
+    before: r.origin!.before, after: r.origin!.after, suite: r.mutation.filter ? `${r.mutation.suite} --test-case=${r.mutation.filter}` : r.mutation.suite,
+  }));
+}
+
 // nh-gate's own result document (what --json prints): the run's facts plus every row.
 export function resultDoc(rep: MutateReport, exitCode: number, outDir: string): object {
   return {
     schemaVersion: 1, kind: 'mutate', recipe: rep.recipe, sourceDir: rep.sourceDir, jobs: rep.jobs, rebuild: rep.rebuild,
     exitClass: rep.exitClass, exitCode, interrupted: rep.interrupted, wallS: rep.wallS, baselineFailure: rep.baselineFailure,
     userTree: rep.userTree, recovery: rep.recovery,
+    generation: rep.generation, shard: rep.shard, cacheHits: rep.cacheHits, survivors: survivors(rep.rows),
     baselines: rep.baselines, reportDir: outDir, rows: rep.rows,
   };
 }
