@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -6,24 +5,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { treeSha } from '../../src/mutate/files.js';
 import { sourceExclude } from '../../src/mutate/run.js';
 import { ensureDist, gitStatus, makeRepo, runMutateCli, type FixtureRepo } from './helpers.js';
+import { git, plantedFixture } from './in-diff-helpers.js';
 
 // `mutate --in-diff REV` end to end on the small C++ fixture: real git, real CMake builds, real doctest.
 // The real reference engine has its own test (in-diff.e2e.test.ts); this one is fast enough to try
 // every edge: cache, shards, GitHub annotations, an anchor that is never unique, and bad input.
 const require = createRequire(import.meta.url);
-const git = (root: string, ...a: string[]): string => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: root, encoding: 'utf8' });
-
-// The planted change: window_sum's loop rewritten (tested by "window covers k values"), plus an untested
-// helper whose 10-line body occurs twice, so its middle lines have no unique anchor.
-const BODY = ['  int s = 0;', '  s += 1;', '  s += 2;', '  s += 3;', '  s += n;', '  s += 4;', '  s += 5;', '  s += 6;', '  s += 7;', '  return s;'].join('\n');
-function plant(r: FixtureRepo): void {
-  const f = join(r.root, 'engine', 'src', 'window.cpp');
-  const text = readFileSync(f, 'utf8')
-    .replace('  for (int i = n - k; i < n; ++i) s += (i >= 0 ? xs[i] : 0);', '  const int first = n - k;\n  for (int i = first; i < n; ++i) {\n    if (i >= 0) s += xs[i];\n  }');
-  writeFileSync(f, `${text}\nint pad_a(int n) {\n${BODY}\n}\n\nint pad_b(int n) {\n${BODY}\n}\n`);
-  git(r.root, 'commit', '-qam', 'planted');
-}
-
 interface Row { id: string; verdict: string; reason: string | null; cached?: boolean; excluded?: boolean; origin?: { line: number; operator: string }; mutation: { file: string; suite: string; filter?: string }; suite: { counts: { failingCases: string[] } | null } | null }
 interface Doc { exitCode: number; rows: Row[]; survivors: { file: string; line: number; before: string; after: string }[]; cacheHits: number; userTree: { unchanged: boolean }; generation: { generated: number; caps: { perLine: number; perChange: number }; notUnique: string[]; skippedMutants: Record<string, number> } }
 
@@ -32,14 +19,7 @@ let first: Doc;
 let firstRun: { code: number | null; stdout: string; stderr: string };
 beforeAll(async () => {
   ensureDist();
-  repo = makeRepo();
-  writeFileSync(join(repo.root, 'gates', 'in-diff.json'), JSON.stringify({
-    schemaVersion: 1, recipe: 'mutfix', perLineCap: 2, perChangeCap: 12,
-    routes: [{ files: 'engine/src/window.cpp', suite: 'calc', filter: 'window*' }],
-  }));
-  git(repo.root, 'add', '-A');
-  git(repo.root, 'commit', '-qm', 'in-diff config');
-  plant(repo);
+  repo = plantedFixture();
   firstRun = await runMutateCli(repo.root, ['--in-diff', 'HEAD~1', '--jobs', '2', '--json']);
   first = JSON.parse(firstRun.stdout) as Doc;
 }, 600_000);
