@@ -6,12 +6,13 @@ import { GateSchema } from './gate.js';
 import { GoldenSchema } from './golden.js';
 import { SampleLineSchema } from './samples.js';
 import { MutationTableSchema } from './mutations.js';
+import { InDiffConfigSchema } from './in-diff.js';
 import { ProfileSchema } from '../profiles/schema.js';
 import { formatZodIssues } from './load.js';
 import { listProfiles, resolveProfile } from '../profiles/registry.js';
 import { NhGateError } from '../errors.js';
 
-export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'profile';
+export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'in-diff' | 'profile';
 
 export interface FileResult {
   file: string;
@@ -24,6 +25,7 @@ const SCHEMAS: Record<Exclude<FileKind, 'samples'>, z.ZodTypeAny> = {
   gate: GateSchema,
   golden: GoldenSchema,
   mutations: MutationTableSchema,
+  'in-diff': InDiffConfigSchema,
   profile: ProfileSchema,
 };
 
@@ -33,6 +35,7 @@ export function classify(file: string, json: unknown): FileKind | null {
   const o = (json ?? {}) as Record<string, unknown>;
   if (file.endsWith('.jsonl')) return 'samples';
   if (basename(file) === 'mutations.json' || 'mutants' in o) return 'mutations';
+  if (basename(file) === 'in-diff.json' || ('routes' in o && 'perLineCap' in o)) return 'in-diff';
   if ('patterns' in o && 'prefix' in o) return 'profile';
   if (parts.includes('goldens') || ('prompts' in o && 'oracle' in o)) return 'golden';
   if (parts.includes('recipes') || 'configure' in o) return 'recipe';
@@ -67,7 +70,7 @@ function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>,
       out.push(`${file}: profile: ${err instanceof NhGateError ? err.message : String(err)} (built-in: ${listProfiles().join(', ')})`);
     }
   }
-  if ((kind === 'gate' || kind === 'mutations') && typeof data.recipe === 'string' && !data.recipe.includes('/')) {
+  if ((kind === 'gate' || kind === 'mutations' || kind === 'in-diff') && typeof data.recipe === 'string' && !data.recipe.includes('/')) {
     const known = safeList(join(root, 'recipes')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
     if (!known.includes(data.recipe)) out.push(`${file}: recipe: no recipe named '${data.recipe}'; known: ${known.join(', ') || '(none)'}`);
   }

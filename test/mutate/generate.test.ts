@@ -7,6 +7,10 @@ import { maskSource } from '../../src/mutate/generate/mask.js';
 import { isDeletableStatement, lineEdits } from '../../src/mutate/generate/operators.js';
 import { functionScopes } from '../../src/mutate/generate/scope.js';
 import { parseShard, shardRows } from '../../src/mutate/shard.js';
+import { validateFile } from '../../src/config/validate.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { applyMutation, countOccurrences } from '../../src/mutate/plan.js';
 
 // Generation is pure: diff text + file text in, table-shaped rows out. No build, no git here.
@@ -198,6 +202,15 @@ describe('in-diff config and shards', () => {
     expect(bad({ perLineCap: 0 })).toMatch(/gates\/x\/in-diff\.json: perLineCap: /);
     expect(bad({ routes: [{ files: 'a', suite: 's', filtr: 'x' }] })).toMatch(/routes\.0: .*filtr/);
     expect(bad({ extra: 1 })).toMatch(/extra/);
+  });
+
+  it('nh-gate validate knows in-diff.json and names its bad fields', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nhg-val-'));
+    const f = join(dir, 'in-diff.json');
+    writeFileSync(f, JSON.stringify({ schemaVersion: 1, recipe: 'r', perChangeCap: -1 }));
+    const r = validateFile(f, dir);
+    expect(r.kind).toBe('in-diff');
+    expect(r.issues.join('\n')).toMatch(/in-diff\.json: perChangeCap: /);
   });
 
   it('splits rows into N disjoint shards that cover them all; self-tests in every shard', () => {
