@@ -99,13 +99,16 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
     const origins = new Map((o.generated ?? []).map((g) => [g.mutation.id, g.origin]));
     const mk = (m: Mutation, span: SourceSpan | null, tree: number | null, meas: MutantMeasure | null, j: Judgement, buildS: number | null): MutantResult =>
       row(m, span, tree, meas, j, buildS, origins.get(m.id));
-    let selected = selectMutants(o.table, { only: o.only, changedFiles: o.changedFiles });
-    if (o.generated?.length) {
+    // --only names a table row or a generated one; either way its suite's self-test still runs first.
+    const genOnly = o.only !== undefined && (o.generated ?? []).some((g) => g.mutation.id === o.only);
+    const generated = o.only === undefined ? (o.generated ?? []) : (o.generated ?? []).filter((g) => g.mutation.id === o.only);
+    let selected = genOnly ? [] : selectMutants(o.table, { only: o.only, changedFiles: o.changedFiles });
+    if (generated.length) {
       // Every suite a generated row names must prove itself armed first, like the table's own rows.
       const have = new Set(selected.filter((m) => m.selfTest).map((m) => m.suite));
-      const need = new Set(o.generated.map((g) => g.mutation.suite));
+      const need = new Set(generated.map((g) => g.mutation.suite));
       const extraSelf = o.table.mutants.filter((m) => m.selfTest && need.has(m.suite) && !have.has(m.suite));
-      selected = [...extraSelf, ...selected, ...o.generated.map((g) => g.mutation)];
+      selected = [...extraSelf, ...selected, ...generated.map((g) => g.mutation)];
     }
     selected = shardRows(selected, o.shard, (m) => m.selfTest);
     const planned = planMutants(selected, (f) => {

@@ -44,7 +44,7 @@ describe('docs/mutate.md examples', () => {
     const j = JSON.parse((await runMutateCli(repo.root, json!)).stdout);
     expect(j.schemaVersion).toBe(1);
     expect(j.generation.caps).toEqual({ perLine: 2, perChange: 12 });
-  });
+  }, 300_000);
 
   it('the in-diff.json example is the reference engine config in shape, and fits its recipe and table', () => {
     const m = /```json in-diff\.json\n([\s\S]*?)```/.exec(doc)!;
@@ -65,5 +65,5 @@ describe('docs/mutate.md examples', () => {
     const quoted = /^ {4}(NOT MEASURED \(NO_SOURCE_IN_DIFF\).*)$/m.exec(doc)![1]!;
     expect(run.stdout.trim()).toBe(quoted);
     expect(run.code).toBe(3);
-  });
+  }, 300_000);
 });

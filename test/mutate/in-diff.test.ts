@@ -88,9 +88,14 @@ describe('mutate --in-diff on the fixture', () => {
     expect(doc.cacheHits).toBe(12);
     expect(gen(doc).every((r) => r.cached === true)).toBe(true);
     expect(gen(doc).map((r) => `${r.id}:${r.verdict}`)).toEqual(gen(first).map((r) => `${r.id}:${r.verdict}`));
-    const again = JSON.parse((await runMutateCli(repo.root, ['--in-diff', 'HEAD~1', '--only', 'self-add', '--no-cache', '--json'])).stdout) as Doc;
+    const again = JSON.parse((await runMutateCli(repo.root, ['--in-diff', 'HEAD~1', '--jobs', '2', '--no-cache', '--json'])).stdout) as Doc;
     expect(again.cacheHits).toBe(0);
-  });
+    expect(gen(again).filter((r) => !r.cached)).toHaveLength(12);
+    // --only picks one generated row (after its suite's self-test).
+    const one = gen(first).find((r) => r.verdict === 'CAUGHT')!;
+    const only = JSON.parse((await runMutateCli(repo.root, ['--in-diff', 'HEAD~1', '--only', one.id, '--json'])).stdout) as Doc;
+    expect(only.rows.map((r) => r.id)).toEqual(['self-add', one.id]);
+  }, 300_000);
 
   it('--shard K/N splits the generated rows into disjoint shards that cover them all', async () => {
     const ids = await Promise.all([1, 2].map(async (k) => {
@@ -100,7 +105,7 @@ describe('mutate --in-diff on the fixture', () => {
     expect(ids[0]!.length).toBe(6);
     expect(ids[0]!.filter((id) => ids[1]!.includes(id))).toEqual([]);
     expect([...ids[0]!, ...ids[1]!].sort()).toEqual(gen(first).map((r) => r.id).sort());
-  });
+  }, 300_000);
 
   it('--format github prints one ::warning per survivor at its file and line', async () => {
     const run = await runMutateCli(repo.root, ['--in-diff', 'HEAD~1', '--format', 'github']);
@@ -109,7 +114,7 @@ describe('mutate --in-diff on the fixture', () => {
     for (const s of first.survivors) expect(run.stdout).toContain(`::warning file=engine/src/window.cpp,line=${s.line},`);
     expect(run.stdout).toMatch(/^::notice title=nh-gate mutate::generated rows: 12: /m);
     expect(run.code).toBe(1);
-  });
+  }, 300_000);
 
   it('bad input: an unknown REV exits 2 by name; a diff touching no source is NOT MEASURED (3) before any tree', async () => {
     const bad = await runMutateCli(repo.root, ['--in-diff', 'no-such-rev']);
@@ -129,5 +134,5 @@ describe('mutate --in-diff on the fixture', () => {
     const badShard = await runMutateCli(r.root, ['--in-diff', 'HEAD~1', '--shard', '3/2']);
     expect(badShard.code).toBe(2);
     expect(badShard.stderr).toMatch(/--shard 3\/2: not K\/N/);
-  });
+  }, 300_000);
 });

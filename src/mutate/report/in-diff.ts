@@ -1,6 +1,13 @@
 import type { GenerationSummary } from '../generate/generate.js';
 import type { MutantResult } from '../types.js';
-import { survivors } from './write.js';
+
+// Each surviving generated row as file:line plus its one-line diff: where a line can change unnoticed.
+export function survivors(rows: MutantResult[]): { id: string; file: string; line: number; operator: string; what: string; before: string; after: string; suite: string }[] {
+  return rows.filter((r) => r.origin && r.verdict === 'SURVIVED').map((r) => ({
+    id: r.id, file: r.mutation.file, line: r.origin!.line, operator: r.origin!.operator, what: r.origin!.what,
+    before: r.origin!.before, after: r.origin!.after, suite: r.mutation.filter ? `${r.mutation.suite} --test-case=${r.mutation.filter}` : r.mutation.suite,
+  }));
+}
 
 // The generation facts in one paragraph: how many, from what, the caps, and every skip by reason.
 export function renderGeneration(g: GenerationSummary & { rev: string }, sourceDir: string): string {

@@ -6,17 +6,10 @@ import type { MutantResult } from '../types.js';
 import { toHtml } from './html.js';
 import { toJunit } from './junit.js';
 import { toStrykerReport } from './stryker.js';
+import { renderGeneration, survivors } from './in-diff.js';
 
 // The report files of one run, by name.
 export const REPORT_FILES = { result: 'result.json', stryker: 'mutation-report.json', html: 'mutation-report.html', junit: 'junit.xml' } as const;
-
-// Each surviving generated row as file:line plus its one-line diff: where a line can change unnoticed.
-export function survivors(rows: MutantResult[]): { id: string; file: string; line: number; operator: string; what: string; before: string; after: string; suite: string }[] {
-  return rows.filter((r) => r.origin && r.verdict === 'SURVIVED').map((r) => ({
-    id: r.id, file: r.mutation.file, line: r.origin!.line, operator: r.origin!.operator, what: r.origin!.what,
-    before: r.origin!.before, after: r.origin!.after, suite: r.mutation.filter ? `${r.mutation.suite} --test-case=${r.mutation.filter}` : r.mutation.suite,
-  }));
-}
 
 // nh-gate's own result document (what --json prints): the run's facts plus every row.
 export function resultDoc(rep: MutateReport, exitCode: number, outDir: string): object {
@@ -39,6 +32,7 @@ export function writeReports(outDir: string, root: string, rows: MutantResult[],
   const facts = rep
     ? [`recipe ${rep.recipe}, ${rep.jobs} tree(s), ${rep.rebuild} rebuilds, ${rep.wallS.toFixed(1)} s`, `user tree ${rep.sourceDir}: sha256 ${rep.userTree.before} before, ${rep.userTree.after} after (${rep.userTree.unchanged ? 'unchanged' : 'CHANGED'})`, `exit class ${rep.exitClass}${rep.interrupted ? ' (interrupted)' : ''}`]
     : ['partial: the run is still going (or was killed); finished rows only'];
+  if (rep?.generation) facts.push(...renderGeneration(rep.generation, rep.sourceDir).split('\n').map((l) => l.trim()));
   writeAtomic(join(outDir, REPORT_FILES.html), toHtml(rows, `nh-gate mutate${rep ? ` — ${rep.recipe}` : ''}`, facts));
   writeAtomic(join(outDir, REPORT_FILES.result), JSON.stringify(rep ? resultDoc(rep, exitCode ?? -1, outDir) : { schemaVersion: 1, kind: 'mutate', partial: true, rows }, null, 2) + '\n');
 }
