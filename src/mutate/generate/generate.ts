@@ -58,7 +58,8 @@ export interface GenerationInput {
 
 const LOGGING = /(?:\b(?:std::)?(?:printf|fprintf|sprintf|snprintf|puts|fputs|perror|cerr|cout|clog|vprintf|vfprintf)\b|\bspdlog::|\b(?:V?LOG|LOG_\w+|DLOG|fmt::print)\s*\()/;
 const ASSERTION = /^\s*(?:assert|static_assert|DCHECK\w*|CHECK\w*)\s*\(/;
-const MAX_CONTEXT_LINES = 4;
+// How many lines of context an anchor may take on each side before the line is skipped as not unique.
+export const MAX_CONTEXT_LINES = 4;
 
 // The smallest run of whole lines around `line` whose text occurs exactly once in the file: the line
 // alone, then one more line above, then below, and so on; null when even that stays ambiguous.

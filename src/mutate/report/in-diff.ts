@@ -1,4 +1,4 @@
-import type { GenerationSummary } from '../generate/generate.js';
+import { MAX_CONTEXT_LINES, type GenerationSummary } from '../generate/generate.js';
 import type { MutantResult } from '../types.js';
 
 // Each surviving generated row as file:line plus its one-line diff: where a line can change unnoticed.
@@ -17,7 +17,7 @@ export function renderGeneration(g: GenerationSummary & { rev: string }, sourceD
     `  lines skipped: ${nz(g.skippedLines)}; mutants skipped: ${nz(g.skippedMutants)}`,
   ];
   for (const f of g.files) lines.push(`  ${f.file}: ${f.changedLines} changed line(s), ${f.mutatedLines} mutated, judged by ${f.suites.join(' | ')}`);
-  if (g.notUnique.length) lines.push(`  anchor not unique even with ${4} lines of context on each side (skipped): ${g.notUnique.join(', ')}`);
+  if (g.notUnique.length) lines.push(`  anchor not unique even with ${MAX_CONTEXT_LINES} lines of context on each side (skipped): ${g.notUnique.join(', ')}`);
   if (g.ignoredFiles.length) lines.push(`  not a C/C++/CUDA source of the recipe (ignored): ${g.ignoredFiles.join(', ')}`);
   return lines.join('\n');
 }
