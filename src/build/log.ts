@@ -40,6 +40,13 @@ export function readBuildLog(lines: readonly string[]): BuildLogFacts {
   return { compileErrors, enospcHits, noWork, stepsRun, failedTargets };
 }
 
+// The compiler's first error line (gcc/clang/nvcc/ld), trimmed, or null when the log has none: the one
+// line that says why a mutant was UNVIABLE.
+export function firstCompileError(lines: readonly string[]): string | null {
+  const hit = lines.find((l) => COMPILE_ERROR.test(l));
+  return hit === undefined ? null : hit.trim().slice(0, 400);
+}
+
 // A TTY progress writer: one rewritten status line, nothing at all when stderr is not a terminal.
 export function progressWriter(isTty: boolean, write: (s: string) => void): { line(l: string): void; end(): void } {
   let shown = false;

@@ -7,6 +7,7 @@ import { GoldenSchema } from './golden.js';
 import { SampleLineSchema } from './samples.js';
 import { parseJsonl } from '../io/jsonl.js';
 import { MutationTableSchema } from './mutations.js';
+import { InDiffConfigSchema } from './in-diff.js';
 import { ProfileSchema } from './profile.js';
 import { formatZodIssues } from './load.js';
 import { sha256 } from '../io/hash.js';
@@ -14,7 +15,7 @@ import { OracleDocSchema } from '../oracle/vllmCpp/schema.js';
 import { listProfiles, resolveProfile } from './profiles.js';
 import { NhGateError } from '../errors.js';
 
-export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'profile' | 'oracle';
+export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'in-diff' | 'profile' | 'oracle';
 
 export interface FileResult {
   file: string;
@@ -27,6 +28,7 @@ const SCHEMAS: Record<Exclude<FileKind, 'samples'>, z.ZodTypeAny> = {
   gate: GateSchema,
   golden: GoldenSchema,
   mutations: MutationTableSchema,
+  'in-diff': InDiffConfigSchema,
   profile: ProfileSchema,
   // An imported golden's original, goldens/<name>/oracle.json, in the vllm.cpp engine's own format.
   oracle: OracleDocSchema,
@@ -39,6 +41,7 @@ export function classify(file: string, json: unknown): FileKind | null {
   if (file.endsWith('.jsonl')) return 'samples';
   if (basename(file) === 'mutations.json' || 'mutants' in o) return 'mutations';
   if (basename(file) === 'oracle.json' && 'golden' in o) return 'oracle';
+  if (basename(file) === 'in-diff.json' || ('routes' in o && 'perLineCap' in o)) return 'in-diff';
   if ('patterns' in o && 'prefix' in o) return 'profile';
   if (parts.includes('goldens') || ('prompts' in o && 'oracle' in o)) return 'golden';
   if (parts.includes('recipes') || 'configure' in o) return 'recipe';
@@ -66,7 +69,7 @@ function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>,
     if (!existsSync(original)) out.push(`${file}: source.file: ${original} is missing`);
     else if (sha256(readFileSync(original)) !== source.sha256) out.push(`${file}: source.sha256: ${original} is not the file this golden was imported from (re-import and accept it)`);
   }
-  if ((kind === 'gate' || kind === 'mutations') && typeof data.recipe === 'string' && !data.recipe.includes('/')) {
+  if ((kind === 'gate' || kind === 'mutations' || kind === 'in-diff') && typeof data.recipe === 'string' && !data.recipe.includes('/')) {
     const known = safeList(join(root, 'recipes')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
     if (!known.includes(data.recipe)) out.push(`${file}: recipe: no recipe named '${data.recipe}'; known: ${known.join(', ') || '(none)'}`);
   }

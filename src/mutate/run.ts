@@ -6,7 +6,10 @@ import type { Recipe } from '../config/recipe.js';
 import type { ExitClass } from '../errors.js';
 import { acquireLock } from '../exec/lock.js';
 import { monoNs } from '../exec/clock.js';
-import { syncTree, treeSha } from './files.js';
+import { fileSha, syncTree, treeSha } from './files.js';
+import { cacheable, cacheKey, readCached, writeCached } from './cache.js';
+import type { GeneratedMutant, GeneratedOrigin, GenerationSummary } from './generate/generate.js';
+import { shardRows, type Shard } from './shard.js';
 import { Journal, recoverJournal, type Recovery } from './journal.js';
 import { planMutants, selectMutants } from './plan.js';
 import { suiteKey, treeLayout, type StepOptions } from './steps.js';
@@ -15,7 +18,7 @@ import { diagnoseFailure } from '../build/diagnose.js';
 import { NhGateError } from '../errors.js';
 import { resolveProfile } from '../config/profiles.js';
 import type { MutantResult, SourceSpan, SuiteRun, TreeBaseline, VoidReason } from './types.js';
-import { judgeBaseline, judgeMutant, matchesExpectation, rowClass, runClass, type Judgement, type MutantMeasure } from './verdict.js';
+import { generatedClass, judgeBaseline, judgeMutant, matchesExpectation, rowClass, runClass, type Judgement, type MutantMeasure } from './verdict.js';
 import { baselineSuite, buildBaseline, runMutant, type RebuildMode, type Worker } from './worker.js';
 
 // Everything `nh-gate mutate` needs, already parsed: the pipeline never reads argv or the recipe file.
@@ -32,6 +35,12 @@ export interface MutateOptions {
   signal?: AbortSignal | undefined;
   log?: ((line: string) => void) | undefined;
   onRow?: ((rows: MutantResult[]) => void) | undefined;
+  // --in-diff: rows generated from the change's lines, run through the same path as the table's.
+  generated?: GeneratedMutant[] | undefined;
+  generation?: (GenerationSummary & { rev: string }) | undefined;
+  shard?: Shard | undefined;
+  // Where proven results of generated rows are kept between runs (null: no cache).
+  cacheDir?: string | null | undefined;
 }
 
 // The run as data: rows in table order (self-tests first), the baselines, and the user-tree proof.
@@ -49,6 +58,9 @@ export interface MutateReport {
   interrupted: boolean;
   exitClass: ExitClass;
   wallS: number;
+  generation: (GenerationSummary & { rev: string }) | null;
+  shard: Shard | null;
+  cacheHits: number;
 }
 
 // Paths never copied into (or hashed from) the source tree: VCS, deps, build dirs, our own output.
@@ -57,13 +69,15 @@ export function sourceExclude(rel: string): boolean {
   return top === '.git' || top === 'node_modules' || top === '.nh-gate' || top.startsWith('build') || top.startsWith('cmake-build');
 }
 
-function row(m: Mutation, span: SourceSpan | null, tree: number | null, meas: MutantMeasure | null, j: Judgement, buildS: number | null): MutantResult {
+function row(m: Mutation, span: SourceSpan | null, tree: number | null, meas: MutantMeasure | null, j: Judgement, buildS: number | null, origin?: GeneratedOrigin): MutantResult {
+  const gen = origin ? generatedClass(j) : null;
   return {
-    id: m.id, mutation: m, span, tree,
+    id: m.id, mutation: m, span: origin?.span ?? span, tree,
     compileExit: meas?.compileExit ?? null, errorCount: meas?.errorCount ?? null, binarySha: meas?.binarySha ?? null,
     suite: meas?.suite ?? null, mustFailCaseFailed: j.mustFailCaseFailed, restoreSha: meas?.restoreSha ?? null,
     verdict: j.verdict, reason: j.reason, detail: j.detail, expected: m.expect,
-    matchesExpectation: matchesExpectation(m.expect, j), exitClass: rowClass(m.expect, j), buildS,
+    matchesExpectation: matchesExpectation(m.expect, j), exitClass: gen ? gen.exitClass : rowClass(m.expect, j), buildS,
+    ...(origin && gen ? { origin, excluded: gen.excluded } : {}),
   };
 }
 
@@ -84,7 +98,22 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
     if (recovery) log(`recovered leftover journal of pid ${recovery.leftoverPid}: restored ${recovery.restored.length}, already original ${recovery.alreadyOriginal.length}`);
     const before = treeSha(userSrc, sourceExclude);
 
-    const planned = planMutants(selectMutants(o.table, { only: o.only, changedFiles: o.changedFiles }), (f) => {
+    const origins = new Map((o.generated ?? []).map((g) => [g.mutation.id, g.origin]));
+    const mk = (m: Mutation, span: SourceSpan | null, tree: number | null, meas: MutantMeasure | null, j: Judgement, buildS: number | null): MutantResult =>
+      row(m, span, tree, meas, j, buildS, origins.get(m.id));
+    // --only names a table row or a generated one; either way its suite's self-test still runs first.
+    const genOnly = o.only !== undefined && (o.generated ?? []).some((g) => g.mutation.id === o.only);
+    const generated = o.only === undefined ? (o.generated ?? []) : (o.generated ?? []).filter((g) => g.mutation.id === o.only);
+    let selected = genOnly ? [] : selectMutants(o.table, { only: o.only, changedFiles: o.changedFiles });
+    if (generated.length) {
+      // Every suite a generated row names must prove itself armed first, like the table's own rows.
+      const have = new Set(selected.filter((m) => m.selfTest).map((m) => m.suite));
+      const need = new Set(generated.map((g) => g.mutation.suite));
+      const extraSelf = o.table.mutants.filter((m) => m.selfTest && need.has(m.suite) && !have.has(m.suite));
+      selected = [...extraSelf, ...selected, ...generated.map((g) => g.mutation)];
+    }
+    selected = shardRows(selected, o.shard, (m) => m.selfTest);
+    const planned = planMutants(selected, (f) => {
       try { return readFileSync(resolve(o.root, f), 'utf8'); } catch { return null; }
     });
     const results = new Map<string, MutantResult>();
@@ -93,7 +122,7 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
       log(`${r.id}: ${r.verdict}${r.reason ? ` ${r.reason}` : ''} — ${r.detail}`);
       o.onRow?.(planned.map((p) => results.get(p.mutation.id)).filter((x): x is MutantResult => x !== undefined));
     };
-    for (const p of planned) if (p.kind === 'void') emit(row(p.mutation, null, null, null, voidJ(p.reason, `anchor found ${p.count}x in ${p.mutation.file}: preflight needs exactly 1`), null));
+    for (const p of planned) if (p.kind === 'void') emit(mk(p.mutation, null, null, null, voidJ(p.reason, `anchor found ${p.count}x in ${p.mutation.file}: preflight needs exactly 1`), null));
     const runnable = planned.flatMap((p) => (p.kind === 'run' ? [p] : []));
 
     const jobs = Math.max(1, Math.min(o.jobs, runnable.length));
@@ -140,7 +169,7 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
     const runOne = async (w: Worker, p: (typeof runnable)[number]): Promise<void> => {
       const key = suiteKey(p.mutation.suite, p.mutation.filter);
       const r = await runMutant(w, p.mutation, timeoutS.get(key) ?? o.table.timeoutFloorS);
-      emit(row(p.mutation, p.span, w.layout.index, r.measure, judgeMutant(r.measure, p.mutation), r.buildS));
+      emit(mk(p.mutation, p.span, w.layout.index, r.measure, judgeMutant(r.measure, p.mutation), r.buildS));
     };
     const pool = async (items: typeof runnable): Promise<void> => {
       let next = 0;
@@ -158,28 +187,57 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
       if (baselineFailure !== null) return voidJ('BASELINE_RED', baselineFailure);
       return keyVoid.get(suiteKey(p.mutation.suite, p.mutation.filter)) ?? null;
     };
-    for (const p of runnable) { const j = gated(p); if (j) emit(row(p.mutation, p.span, null, null, j, null)); }
+    for (const p of runnable) { const j = gated(p); if (j) emit(mk(p.mutation, p.span, null, null, j, null)); }
     const live = runnable.filter((p) => !results.has(p.mutation.id));
     await pool(live.filter((p) => p.mutation.selfTest));
     const failedSuites = new Set(live.filter((p) => p.mutation.selfTest && !results.get(p.mutation.id)?.matchesExpectation).map((p) => p.mutation.suite));
     for (const p of live) {
-      if (!p.mutation.selfTest && failedSuites.has(p.mutation.suite)) emit(row(p.mutation, p.span, null, null, voidJ('SELF_TEST_FAILED', `the armed self-test of suite '${p.mutation.suite}' was not CAUGHT: this suite cannot prove a catch`), null));
+      if (!p.mutation.selfTest && failedSuites.has(p.mutation.suite)) emit(mk(p.mutation, p.span, null, null, voidJ('SELF_TEST_FAILED', `the armed self-test of suite '${p.mutation.suite}' was not CAUGHT: this suite cannot prove a catch`), null));
+    }
+    let cacheHits = 0;
+    const keyOf = (w: Worker, m: Mutation): string | null => {
+      const src = fileSha(resolve(o.root, m.file));
+      const base = w.baseline?.binarySha[m.suite];
+      return src && base ? cacheKey(m, src, base) : null;
+    };
+    if (o.cacheDir) {
+      for (const p of live) {
+        if (results.has(p.mutation.id) || !origins.has(p.mutation.id)) continue;
+        for (const w of workers) {
+          const key = keyOf(w, p.mutation);
+          const hit = key ? readCached(o.cacheDir, key, p.mutation.id) : null;
+          if (hit) { cacheHits++; emit({ ...hit, mutation: p.mutation, origin: origins.get(p.mutation.id), cached: true }); break; }
+        }
+      }
     }
     await pool(live.filter((p) => !results.has(p.mutation.id)));
+    if (o.cacheDir) {
+      for (const p of live) {
+        const r = results.get(p.mutation.id);
+        const w = r?.tree === null || r?.tree === undefined ? undefined : workers[r.tree];
+        const key = w ? keyOf(w, p.mutation) : null;
+        if (r && !r.cached && origins.has(r.id) && cacheable(r) && key) writeCached(o.cacheDir, key, r);
+      }
+    }
     const interrupted = o.signal?.aborted ?? false;
     for (const p of runnable) {
-      if (!results.has(p.mutation.id)) emit(row(p.mutation, p.span, null, null, interrupted ? voidJ('INTERRUPTED', 'not run: interrupted') : voidJ('TREE_BROKEN', 'not run: every scratch tree failed its restore check'), null));
+      if (!results.has(p.mutation.id)) emit(mk(p.mutation, p.span, null, null, interrupted ? voidJ('INTERRUPTED', 'not run: interrupted') : voidJ('TREE_BROKEN', 'not run: every scratch tree failed its restore check'), null));
     }
 
     const after = treeSha(userSrc, sourceExclude);
     const rows = planned.map((p) => results.get(p.mutation.id)!);
+    // Generated rows of which none was judged (all excluded or void) measured nothing: NOT MEASURED.
+    const genRows = rows.filter((r) => r.origin);
+    const genMeasured = genRows.some((r) => r.verdict === 'CAUGHT' || r.verdict === 'SURVIVED' || r.verdict === 'TIMEOUT');
+    const extra: ExitClass[] = genRows.length > 0 && !genMeasured ? ['void'] : [];
     return {
       recipe: o.recipe.name, sourceDir: srcRel, workspace: ws, rebuild, jobs,
       rows, baselines: workers.map((w) => w.baseline!).filter(Boolean), baselineFailure,
       userTree: { before: before.sha, after: after.sha, files: before.files, unchanged: before.sha === after.sha },
       recovery, interrupted,
-      exitClass: runClass(rows.map((r) => r.exitClass), interrupted || before.sha !== after.sha),
+      exitClass: runClass([...rows.map((r) => r.exitClass), ...extra], interrupted || before.sha !== after.sha),
       wallS: Number(monoNs() - t0) / 1e9,
+      generation: o.generation ?? null, shard: o.shard ?? null, cacheHits,
     };
   } finally {
     lock.release();

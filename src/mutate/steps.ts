@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Recipe } from '../config/recipe.js';
 import { buildVars } from '../build/build.js';
-import { readBuildLog } from '../build/log.js';
+import { firstCompileError, readBuildLog } from '../build/log.js';
 import { expandArgv, type TemplateVars } from '../build/template.js';
 import { spanS } from '../exec/clock.js';
 import { runProcess } from '../exec/spawn.js';
@@ -45,6 +45,7 @@ function asBuild(runs: ProcessRun[]): BuildRun {
   return {
     exitCode: failed.spawnError ? 127 : failed.exitCode,
     errorCount: readBuildLog(runs.flatMap((r) => r.lines.map((l) => l.text))).compileErrors,
+    firstError: firstCompileError(runs.flatMap((r) => r.lines.map((l) => l.text))),
     durationS: runs.reduce((s, r) => s + spanS(r.startNs, r.endNs), 0),
     interrupted: runs.some((r) => r.interrupted),
     tail: lastLines(failed, 20),

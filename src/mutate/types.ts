@@ -1,5 +1,6 @@
 import type { Expectation, Mutation } from '../config/mutations.js';
 import type { ExitClass } from '../errors.js';
+import type { GeneratedOrigin } from './generate/generate.js';
 
 // Why a mutant proved nothing. STALE/AMBIGUOUS are decided before any build; the rest by the run.
 export type VoidReason =
@@ -53,6 +54,7 @@ export interface SuiteRun {
 export interface BuildRun {
   exitCode: number | null;
   errorCount: number;
+  firstError: string | null;
   durationS: number;
   interrupted: boolean;
   tail: string[];
@@ -77,6 +79,13 @@ export interface MutantResult {
   matchesExpectation: boolean;
   exitClass: ExitClass;
   buildS: number | null;
+  // Generated rows (--in-diff): where the mutant came from; absent on the table's own rows.
+  origin?: GeneratedOrigin | undefined;
+  // A generated row that proved nothing about the tests (UNVIABLE, NOT_REBUILT): shown as VOID, left
+  // out of the run's exit class and score, as cargo-mutants does with unviable mutants.
+  excluded?: boolean | undefined;
+  // Taken from the result cache: same mutant, same file sha, same baseline binary sha.
+  cached?: boolean | undefined;
 }
 
 // Baseline of one scratch tree: binaries' sha and the GREEN suite runs that gate every mutant.

@@ -6,6 +6,7 @@ import type { SuiteRun, Verdict, VoidReason } from './types.js';
 export interface MutantMeasure {
   compileExit: number | null;
   errorCount: number | null;
+  firstError?: string | null | undefined;
   binarySha: string | null;
   baselineSha: string;
   suite: SuiteRun | null;
@@ -42,7 +43,7 @@ function endWords(run: SuiteRun): string {
 // or whose tree did not come back, proves nothing; only a built, changed, RED binary is CAUGHT.
 export function judgeMutant(m: MutantMeasure, mutation: Mutation): Judgement {
   if (m.interrupted) return voided('INTERRUPTED', 'interrupted before the mutant finished');
-  if (m.compileExit !== 0) return voided('UNVIABLE', `compile failed (exit ${m.compileExit}, ${m.errorCount ?? '?'} error lines)`);
+  if (m.compileExit !== 0) return voided('UNVIABLE', `compile failed (exit ${m.compileExit}, ${m.errorCount ?? '?'} error lines)${m.firstError ? `: ${m.firstError}` : ''}`);
   if (m.binarySha === m.baselineSha) return voided('NOT_REBUILT', 'suite binary identical to the baseline: the mutant never reached it');
   const s = m.suite;
   if (s === null || s.interrupted) return voided('INTERRUPTED', 'suite interrupted');
@@ -87,4 +88,14 @@ export function rowClass(expect: Expectation, j: Judgement): ExitClass {
 // The run's class: the worst row; an interrupted run never passes.
 export function runClass(rows: ExitClass[], interrupted: boolean): ExitClass {
   return worstClass(interrupted ? [...rows, 'void'] : rows);
+}
+
+// A generated row's class: a survivor fails the run, a catch passes it; a mutant that did not compile or
+// never reached the binary is excluded (still printed VOID, never counted as a catch); any other VOID
+// and a TIMEOUT proved nothing (void).
+export function generatedClass(j: Judgement): { exitClass: ExitClass; excluded: boolean } {
+  if (j.verdict === 'CAUGHT') return { exitClass: 'passed', excluded: false };
+  if (j.verdict === 'SURVIVED') return { exitClass: 'failed', excluded: false };
+  if (j.verdict === 'VOID' && (j.reason === 'UNVIABLE' || j.reason === 'NOT_REBUILT')) return { exitClass: 'passed', excluded: true };
+  return { exitClass: 'void', excluded: false };
 }

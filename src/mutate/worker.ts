@@ -73,7 +73,7 @@ export async function runMutant(w: Worker, m: Mutation, timeoutS: number): Promi
   return {
     build,
     buildS,
-    measure: { compileExit: build.exitCode, errorCount: build.errorCount, binarySha, baselineSha, suite, restoreSha, interrupted },
+    measure: { compileExit: build.exitCode, errorCount: build.errorCount, firstError: build.firstError, binarySha, baselineSha, suite, restoreSha, interrupted },
   };
 }
 

@@ -34,6 +34,8 @@ describe('nh-gate mutate on the fixture', () => {
     const res = readResult(repo.root);
     expect(res.rows.find((r) => r.id === 'group-clamp')?.mustFailCaseFailed).toBe(true);
     expect(res.rows.find((r) => r.id === 'add-unviable')?.compileExit).not.toBe(0);
+    // UNVIABLE carries the compiler's first error line, so the reason is on the row itself.
+    expect((res.rows.find((r) => r.id === 'add-unviable') as unknown as { detail: string }).detail).toMatch(/compile failed \(exit \d+, \d+ error lines\): .*calc\.cpp:\d+:\d+: error: /);
     expect(run.stdout).toMatch(/│ id\s+│ build\s+│ binary sha12\s+│ cases\s+│ status\s+│ verdict/);
     // the table fits 100 columns, whatever the row texts
     for (const line of run.stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(100);
@@ -72,7 +74,7 @@ describe('nh-gate mutate on the fixture', () => {
       expect(run.code).toBe(0);
       const bad = await runMutateCli(repo.root, ['--in-diff', 'no-such-ref']);
       expect(bad.code).toBe(2);
-      expect(bad.stderr).toMatch(/--in-diff no-such-ref: git diff failed/);
+      expect(bad.stderr).toMatch(/--in-diff no-such-ref: not a revision git knows/);
     } finally {
       writeFileSyncBack(repo);
     }

@@ -17,6 +17,10 @@ export interface MutateCliOptions extends ExecutorCliOptions {
   workspace?: string;
   fullRebuild?: boolean;
   json?: boolean;
+  map?: string;
+  shard?: string;
+  cache?: boolean;
+  format?: string;
 }
 
 // Registers `nh-gate mutate`: the mutation gate over a table of planted defects (issue #6).
@@ -28,7 +32,11 @@ export function register(program: Command): void {
     .option('--recipe <name|path>', 'recipe to build with (default: the table\'s recipe)')
     .option('--jobs <n>', 'scratch trees mutated in parallel, each with its own build dir', '1')
     .option('--only <id>', 'run one row (its suite\'s self-test still runs first)')
-    .option('--in-diff <ref>', 'only rows whose file differs from <ref> (git diff)')
+    .option('--in-diff <rev>', 'generate mutants from the lines changed since <rev> (git diff), plus the table rows whose file changed')
+    .option('--map <file>', 'in-diff config: caps and file → suite routes (default: in-diff.json beside the table)')
+    .option('--shard <K/N>', 'run every N-th row starting at K (self-tests always run), to split CI jobs')
+    .option('--no-cache', 'judge every generated row again instead of reusing proven results')
+    .option('--format <text|github>', 'text (default) or GitHub workflow annotations for survivors', 'text')
     .option('--arch <arch>', 'recipe arch to configure for', 'cpu')
     .option('--out <dir>', 'run directory for the reports (default .nh-gate/runs/<UTC stamp>-mutate-<recipe>)')
     .option('--workspace <dir>', 'where the scratch trees live (default .nh-gate/mutate/<recipe>)')
@@ -45,15 +53,20 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
   const [{ createRunDir, appendLine }, { ledgerPath }, { writeAtomic }, { renderMutateSummary, mutateLedgerEntry }] = await Promise.all([
     import('../../results/write.js'), import('../../results/ledger.js'), import('../../io/atomic.js'), import('../../mutate/report/summary.js'),
   ]);
-  const [{ loadMutationTable, checkTableAgainstRecipe }, { loadRecipe }, { buildVars }, { runMutate }, { changedFilesSince }, { writeReports, resultDoc }, { renderTable }, { onInterrupt }, path] = await Promise.all([
+  if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'github') throw new NhGateError('USAGE', `--format ${opts.format}: not text or github`, 'pass --format github in a GitHub Actions step, or leave it out');
+  const [{ loadMutationTable, checkTableAgainstRecipe }, { loadRecipe }, { buildVars }, { runMutate }, { changedFilesSince }, { writeReports, resultDoc }, { renderTable }, { onInterrupt }, path, { prepareInDiff }, { parseShard }, inDiffReport] = await Promise.all([
     import('../../config/mutations.js'), import('../../config/load.js'), import('../../build/build.js'), import('../../mutate/run.js'),
     import('../../mutate/diff.js'), import('../../mutate/report/write.js'), import('../../mutate/report/table.js'), import('../../exec/interrupt.js'), import('node:path'),
+    import('../../mutate/generate/prepare.js'), import('../../mutate/shard.js'), import('../../mutate/report/in-diff.js'),
   ]);
+  const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
   const root = process.cwd();
   const table = loadMutationTable(path.resolve(root, opts.table));
   const { recipe } = loadRecipe(opts.recipe ?? table.recipe, root);
   const srcRel = path.relative(root, buildVars(recipe, root, opts.arch, 1).sourceDir!).split(path.sep).join('/');
   checkTableAgainstRecipe(table, opts.table, recipe, srcRel);
+  const inDiff = opts.inDiff !== undefined ? prepareInDiff({ rev: opts.inDiff, root, tableFile: opts.table, mapFile: opts.map, table, recipe, sourceDirRel: srcRel }) : undefined;
+  if (inDiff?.notMeasured) return notMeasured(inDiff.notMeasured, opts.json === true, inDiff.summary);
   const changedFiles = opts.inDiff !== undefined ? changedFilesSince(opts.inDiff, root) : undefined;
   const workspace = path.resolve(root, opts.workspace ?? path.join('.nh-gate', 'mutate', recipe.name));
   const resultsBase = path.resolve(root, '.nh-gate');
@@ -67,15 +80,24 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
       rebuild: opts.fullRebuild ? 'full' : 'incremental', signal: interrupt.signal,
       log: tty ? (l) => process.stderr.write(`${l}\n`) : undefined,
       onRow: (rows) => writeReports(outDir, root, rows, null, null),
+      generated: inDiff?.mutants, generation: inDiff?.summary, shard,
+      cacheDir: inDiff && opts.cache !== false ? path.join(workspace, 'cache') : null,
     });
   } finally {
     interrupt.dispose();
+  }
+  if (inDiff && rep.rows.length === 0) {
+    return notMeasured({ reason: 'NO_MUTANTS', message: `--in-diff ${opts.inDiff}: the changed lines of ${srcRel} gave no mutant${shard ? ` in shard ${shard.k}/${shard.n}` : ''} and no table row's file changed` }, opts.json === true, inDiff.summary);
   }
   const code = exitCodeFor(rep.exitClass);
   writeReports(outDir, root, rep.rows, rep, code);
   // Like every gate: a summary beside the reports and one ledger line.
   writeAtomic(path.join(outDir, 'summary.md'), renderMutateSummary(rep));
   appendLine(ledgerPath(resultsBase), mutateLedgerEntry(rep, opts.arch, outDir, opts.table));
+  if (opts.format === 'github') {
+    process.stdout.write(inDiffReport.toGithubAnnotations(rep.rows));
+    return rep.exitClass;
+  }
   if (opts.json) {
     printJson({ ...(resultDoc(rep, code, outDir) as Record<string, unknown>) });
     return rep.exitClass;
@@ -87,6 +109,9 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
   const caught = rep.rows.filter((r) => r.verdict === 'CAUGHT').length;
   const kept = rep.rows.filter((r) => r.matchesExpectation).length;
   process.stdout.write(`${renderTable(rep.rows)}\n`);
+  if (rep.generation) {
+    process.stdout.write(`${inDiffReport.renderGeneration(rep.generation, rep.sourceDir)}\n${inDiffReport.renderGeneratedCounts(rep.rows)}${rep.shard ? ` (shard ${rep.shard.k}/${rep.shard.n})` : ''}\n${inDiffReport.renderSurvivors(rep.rows)}\n`);
+  }
   process.stdout.write(`${rep.rows.length} mutant(s): ${caught} caught, ${kept} as the table expects; ${rep.jobs} tree(s), ${rep.rebuild} rebuilds, ${rep.wallS.toFixed(1)} s\n`);
   process.stdout.write(`user tree ${rep.sourceDir}: sha256 ${rep.userTree.before.slice(0, 16)} before, ${rep.userTree.after.slice(0, 16)} after — ${rep.userTree.unchanged ? 'byte-identical' : 'CHANGED DURING THE RUN'}\n`);
   if (rep.recovery) process.stdout.write(`recovered a leftover journal of pid ${rep.recovery.leftoverPid}: restored ${rep.recovery.restored.length} scratch file(s)\n`);
@@ -94,4 +119,11 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
   if (rep.interrupted) process.stdout.write('interrupted: unfinished rows are VOID INTERRUPTED\n');
   process.stdout.write(`reports: ${outDir}\n`);
   return rep.exitClass;
+}
+
+// --in-diff with nothing to judge: NOT MEASURED (exit 3) with the reason, before any scratch tree exists.
+function notMeasured(nm: { reason: string; message: string }, json: boolean, generation: object): ExitClass {
+  if (json) process.stdout.write(JSON.stringify({ schemaVersion: 1, kind: 'mutate', verdict: 'NOT MEASURED', reason: nm.reason, message: nm.message, exitClass: 'void', exitCode: exitCodeFor('void'), generation, rows: [] }, null, 2) + '\n');
+  else process.stdout.write(`NOT MEASURED (${nm.reason}): ${nm.message}: no mutant was generated or run, nothing is claimed\n`);
+  return 'void';
 }

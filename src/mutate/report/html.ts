@@ -17,7 +17,7 @@ export function toHtml(rows: MutantResult[], title: string, facts: string[]): st
       r.binarySha ? r.binarySha.slice(0, 16) : '-', r.suite?.counts ? `${r.suite.counts.cases.failed}/${r.suite.counts.cases.total} failed` : '-',
       r.detail, verdictText(r), st,
     ].map((c) => `<td>${esc(String(c))}</td>`).join('');
-    const diff = `<tr class="diff"><td colspan="9"><details><summary>${esc(r.mutation.why)}</summary><pre>- ${esc(r.mutation.anchor)}\n+ ${esc(r.mutation.replacement)}</pre></details></td></tr>`;
+    const diff = `<tr class="diff"><td colspan="9"><details><summary>${esc(r.mutation.why)}</summary><pre>${r.origin ? `${esc(`${r.mutation.file}:${r.origin.line}`)}\n- ${esc(r.origin.before)}\n+ ${esc(r.origin.after)}` : `- ${esc(r.mutation.anchor)}\n+ ${esc(r.mutation.replacement)}`}</pre></details></td></tr>`;
     return `<tr style="background:${colour[st] ?? '#fff'}">${cells}</tr>${diff}`;
   }).join('\n');
   return `<!doctype html>

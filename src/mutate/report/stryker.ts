@@ -24,8 +24,8 @@ export function toStrykerReport(rows: MutantResult[], readSource: (file: string)
     const span = r.span ?? { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
     files[f]!.mutants.push({
       id: r.id,
-      mutatorName: r.mutation.selfTest ? 'SelfTest' : 'AnchorReplacement',
-      replacement: r.mutation.replacement,
+      mutatorName: r.origin ? r.origin.operator : r.mutation.selfTest ? 'SelfTest' : 'AnchorReplacement',
+      replacement: r.origin ? r.origin.edit : r.mutation.replacement,
       description: r.mutation.why,
       location: { start: span.start, end: span.end },
       status: strykerStatus(r),

@@ -6,6 +6,7 @@ import type { MutantResult } from '../types.js';
 import { toHtml } from './html.js';
 import { toJunit } from './junit.js';
 import { toStrykerReport } from './stryker.js';
+import { renderGeneration, survivors } from './in-diff.js';
 
 // The report files of one run, by name.
 export const REPORT_FILES = { result: 'result.json', stryker: 'mutation-report.json', html: 'mutation-report.html', junit: 'junit.xml' } as const;
@@ -16,6 +17,7 @@ export function resultDoc(rep: MutateReport, exitCode: number, outDir: string): 
     schemaVersion: 1, kind: 'mutate', recipe: rep.recipe, sourceDir: rep.sourceDir, jobs: rep.jobs, rebuild: rep.rebuild,
     exitClass: rep.exitClass, exitCode, interrupted: rep.interrupted, wallS: rep.wallS, baselineFailure: rep.baselineFailure,
     userTree: rep.userTree, recovery: rep.recovery,
+    generation: rep.generation, shard: rep.shard, cacheHits: rep.cacheHits, survivors: survivors(rep.rows),
     baselines: rep.baselines, reportDir: outDir, rows: rep.rows,
   };
 }
@@ -30,6 +32,7 @@ export function writeReports(outDir: string, root: string, rows: MutantResult[],
   const facts = rep
     ? [`recipe ${rep.recipe}, ${rep.jobs} tree(s), ${rep.rebuild} rebuilds, ${rep.wallS.toFixed(1)} s`, `user tree ${rep.sourceDir}: sha256 ${rep.userTree.before} before, ${rep.userTree.after} after (${rep.userTree.unchanged ? 'unchanged' : 'CHANGED'})`, `exit class ${rep.exitClass}${rep.interrupted ? ' (interrupted)' : ''}`]
     : ['partial: the run is still going (or was killed); finished rows only'];
+  if (rep?.generation) facts.push(...renderGeneration(rep.generation, rep.sourceDir).split('\n').map((l) => l.trim()));
   writeAtomic(join(outDir, REPORT_FILES.html), toHtml(rows, `nh-gate mutate${rep ? ` — ${rep.recipe}` : ''}`, facts));
   writeAtomic(join(outDir, REPORT_FILES.result), JSON.stringify(rep ? resultDoc(rep, exitCode ?? -1, outDir) : { schemaVersion: 1, kind: 'mutate', partial: true, rows }, null, 2) + '\n');
 }

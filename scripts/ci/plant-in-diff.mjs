@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Makes a scratch git repository holding the reference engine (native/engine), its recipe and its
+// mutation gate files, commits it, then commits a planted ~20-line change to the MoE routing code of
+// native/engine/src/moe.cpp, so `nh-gate mutate --in-diff HEAD~1` has a real change to judge.
+// Used by test/mutate/in-diff.e2e.test.ts, scripts/ci/mutate-in-diff.sh and bench/mutate-in-diff-bench.mjs.
+// Usage: node scripts/ci/plant-in-diff.mjs DIR   (DIR must not exist or be empty)
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const dir = resolve(process.argv[2] ?? '');
+if (!process.argv[2]) { process.stderr.write('usage: plant-in-diff.mjs DIR\n'); process.exit(2); }
+if (existsSync(dir) && readdirSync(dir).length > 0) { process.stderr.write(`plant-in-diff: ${dir} is not empty\n`); process.exit(2); }
+mkdirSync(dir, { recursive: true });
+const skip = (p) => /\/(build[^/]*|cmake-build[^/]*)(\/|$)/.test(p.slice(join(repo, 'native', 'engine').length));
+cpSync(join(repo, 'native', 'engine'), join(dir, 'native', 'engine'), { recursive: true, filter: (p) => !skip(p) });
+for (const f of ['recipes/nh-ref.json', 'gates/nh-ref/mutations.json', 'gates/nh-ref/in-diff.json']) {
+  mkdirSync(dirname(join(dir, f)), { recursive: true });
+  cpSync(join(repo, f), join(dir, f));
+}
+writeFileSync(join(dir, '.gitignore'), '.nh-gate/\n');
+const git = (...a) => execFileSync('git', ['-c', 'user.email=ci@nh-gate', '-c', 'user.name=nh-gate ci', ...a], { cwd: dir, stdio: 'ignore' });
+git('init', '-q');
+git('add', '-A');
+git('commit', '-q', '-m', 'engine as shipped');
+
+// The planted change: the routed weights move into a helper with a zero-sum guard, and the expert's
+// squared ReLU into another. Behaviour is unchanged; every changed line is new code the suite must cover.
+const file = join(dir, 'native', 'engine', 'src', 'moe.cpp');
+let text = readFileSync(file, 'utf8');
+const edit = (from, to) => {
+  if (text.split(from).length !== 2) { process.stderr.write(`plant-in-diff: anchor not found exactly once in moe.cpp: ${from}\n`); process.exit(70); }
+  text = text.replace(from, to);
+};
+edit('namespace nhref {\n', `namespace nhref {
+
+namespace {
+
+// The routed weights: each chosen expert's score over the sum of the chosen scores.
+std::vector<float> routedWeights(const float* scores, const std::vector<int>& experts) {
+  float sum = 0.0f;
+  for (size_t k = 0; k < experts.size(); ++k) sum += scores[experts[k]];
+  std::vector<float> weights;
+  weights.reserve(experts.size());
+  for (size_t k = 0; k < experts.size(); ++k) {
+    const float share = sum > 0.0f ? scores[experts[k]] / sum : 1.0f / float(experts.size());
+    weights.push_back(share);
+  }
+  return weights;
+}
+
+// The expert's activation, in place: relu(x)^2.
+void squaredRelu(std::vector<float>& h) {
+  for (size_t f = 0; f < h.size(); ++f) {
+    const float relu = std::max(h[f], 0.0f);
+    h[f] = relu * relu;
+  }
+}
+
+}  // namespace
+`);
+edit(`  float sum = 0.0f;
+  for (int e : r.experts) sum += scores[e];
+  for (int e : r.experts) r.weights.push_back(scores[e] / sum);
+`, `  r.weights = routedWeights(scores, r.experts);
+`);
+edit(`    for (int f = 0; f < F; ++f) {
+      const float relu = hidden[f] > 0.0f ? hidden[f] : 0.0f;
+      hidden[f] = relu * relu;
+    }
+`, `    squaredRelu(hidden);
+`);
+edit('#include "ops.h"\n', '#include "ops.h"\n\n#include <algorithm>\n');
+writeFileSync(file, text);
+git('add', '-A');
+git('commit', '-q', '-m', 'moe: routed weights and squared ReLU as helpers');
+process.stdout.write(`${dir}\n`);
