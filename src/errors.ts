@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'NO_SUCH_DEVICE'
   | 'SAMPLER_UNAVAILABLE'
   | 'SAMPLER_STATE'
+  | 'NO_CALIBRATION'
   | 'INTERNAL';
 
 // Exit classes of SPEC §8; the numeric mapping lives only in exit.ts.
@@ -34,6 +35,7 @@ const CLASS_OF: Record<ErrorCode, ExitClass> = {
   NO_SUCH_DEVICE: 'usage',
   SAMPLER_UNAVAILABLE: 'void',
   SAMPLER_STATE: 'internal',
+  NO_CALIBRATION: 'void',
   INTERNAL: 'internal',
 };
 

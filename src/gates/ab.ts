@@ -29,7 +29,7 @@ export function pct(x: number | null): string {
 }
 
 // Lines a reader needs beside the ratio: the spreads it cannot be separated from and the counter diff.
-function comparisonNotes(c: ComparisonResult): string[] {
+export function comparisonNotes(c: ComparisonResult): string[] {
   const notes: string[] = [];
   notes.push(`spreads beside the delta (max−min)/min: ${Object.entries(c.spreads).map(([k, v]) => `${k} ${pct(v)}`).join(', ')}`);
   if (c.armsDiffered === false) notes.push('the arms did NOT differ: identical counters and identical binary in both arms — whatever the ratio says, the flag changed nothing this run can see');
@@ -39,7 +39,8 @@ function comparisonNotes(c: ComparisonResult): string[] {
   return notes;
 }
 
-function abVerdict(r: RunResult, c: ComparisonResult, refutationFails: boolean, expectedLegs: number, hasGate: boolean): VerdictRecord {
+// Exported for the sequential A/B (abSequential.ts), which judges the same legs by another interval.
+export function abVerdict(r: RunResult, c: ComparisonResult, refutationFails: boolean, expectedLegs: number, hasGate: boolean): VerdictRecord {
   const reasons: string[] = [];
   const bad = r.legs.filter((l) => l.verdict !== 'STRICT PASS' && l.verdict !== 'NEAR-TIE PASS');
   for (const l of bad) reasons.push(`leg ${l.index + 1} (${l.label}): ${l.verdict}${l.voidReasons.length ? ` — ${l.voidReasons.join('; ')}` : ''} (no speed taken from it)`);

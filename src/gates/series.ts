@@ -37,6 +37,8 @@ export interface SeriesOptions {
   finalize: (r: RunResult, legs: LegOutcome[], done: boolean) => Pick<RunResult, 'quantities' | 'comparison' | 'verdict' | 'notes'>;
   // Extra plot inputs from the legs (A/B distributions).
   abPlotTitle?: string;
+  // A sequential A/B stops as soon as this says the verdict is decided (checked after every leg).
+  stopWhen?: (legs: LegOutcome[]) => boolean;
 }
 
 export interface SeriesOutcome {
@@ -146,6 +148,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       if (plots.ab) plots.ab.legs.push(out.abPoint);
       Object.assign(r, o.finalize(r, outcomes, false));
       await saveRun(r, plots);
+      if (o.stopWhen?.(outcomes)) break;
     }
     const interrupted = signal.aborted;
     Object.assign(r, o.finalize(r, outcomes, !interrupted));

@@ -19,6 +19,9 @@ interface AbCliOptions {
   resultsDir: string;
   json?: boolean;
   dryRun?: boolean;
+  sequential?: boolean;
+  aa?: boolean;
+  budget?: string;
 }
 
 // Registers `nh-gate ab`: a same-binary A/B of one recipe flag, legs interleaved and token-gated.
@@ -40,6 +43,9 @@ export function register(program: Command): void {
     .option('--timeout <seconds>', 'per-leg timeout')
     .option('--results-dir <dir>', 'where runs/ and ledger.jsonl go', '.nh-gate')
     .option('--dry-run', 'print the plan (legs and their order) and exit')
+    .option('--sequential', "ABBA blocks judged after each by an anytime-valid test; stops when decided (the gate's \"sequential\" block)")
+    .option('--aa', "A/A calibration: the gate's A arm on both sides, false-alarm rate into the ledger for this silicon")
+    .option('--budget <legs>', 'sequential leg budget (default: the gate\'s sequential.maxLegs)')
     .option('--json', 'print result.json on stdout')
     .action((opts: AbCliOptions) =>
       runAction(async () => {
@@ -60,6 +66,16 @@ export function register(program: Command): void {
           const plan = planAb({ recipe: inputs.recipe, gate: g, flag: inputs.flag!, repeats: repeats ?? g?.repeats ?? 4, order, seed, mode: opts.mode as 'decode', ...(g?.arms ? { armValues: g.arms } : {}) });
           process.stdout.write(describePlan(plan) + '\n');
           return 'passed';
+        }
+        const sequential = Boolean(opts.sequential || opts.aa || inputs.gate?.gate.sequential?.always);
+        if (opts.budget !== undefined && !sequential) throw new NhGateError('USAGE', '--budget is the leg budget of a sequential A/B', 'add --sequential, or use --repeats for a fixed number of legs');
+        if (sequential) {
+          if (repeats !== undefined) throw new NhGateError('USAGE', '--repeats fixes the number of legs; a sequential A/B stops by itself', 'drop --repeats (use --budget to cap the legs)');
+          const { runAbSequential } = await import('../../gates/abSequential.js');
+          const budgetLegs = opts.budget === undefined ? undefined : positiveInt('--budget', opts.budget);
+          const out = await runAbSequential({ argv: process.argv.slice(2), inputs, arch: opts.arch, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, aa: Boolean(opts.aa), budgetLegs }, await realDeps());
+          printOutcome(out.result, Boolean(opts.json));
+          return out.exitClass;
         }
         const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await realDeps());
         printOutcome(out.result, Boolean(opts.json));
