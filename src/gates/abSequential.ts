@@ -24,7 +24,7 @@ export interface SequentialAbOptions extends AbOptions {
   budgetLegs?: number | undefined;
 }
 
-const OWN_NOTES = ['spreads beside', 'the arms did', 'counters that', 'the engine printed no counters', 'hypothesis:', 'sequential:', 'A/A:', 'outlier', 'warm-up', 'calibration:'];
+const OWN_NOTES = ['spreads beside', 'the arms did', 'counters that', 'the engine printed no counters', 'hypothesis:', 'sequential:', 'A/A:', 'outlier', 'warm-up', 'calibration:', 'fixed-N reading'];
 
 // The gate's sequential block, hypothesis and budget, or a usage error naming the file and field.
 function requireSequential(o: SequentialAbOptions) {
@@ -95,7 +95,7 @@ export async function runAbSequential(o: SequentialAbOptions, deps: GateDeps): P
         });
       const comparison: Record<string, unknown> = { metric: c.metric, numerator: c.numerator, ci: c.ci, spreads: c.spreads, counterDiff: c.counterDiff, armsDiffered: c.armsDiffered, arms, sequential: s };
       if (o.aa) {
-        const a = judgeAa(mine, h, seq, o.seed);
+        const a = judgeAa(mine, h, seq, o.seed, blocks);
         quantities[FALSE_ALARM_FIGURE] = a.falseAlarmRate === null
           ? refused('A/A false-alarm rate', 'NO_SAMPLES', a.text)
           : measured('A/A false-alarm rate', 'aaFalseAlarmRate', a.falseAlarmRate, 'fraction', {

@@ -21,7 +21,8 @@ export interface AaRecord {
   registeredSigma: number;
   // Whether this run's own confidence sequence ever excluded 0 (an A/A false alarm, 0 or 1).
   falseAlarmThisRun: boolean;
-  // The rate over block sequences resampled (with replacement) from this run's blocks, seeded.
+  // The rate over budget-long block sequences resampled (with replacement) from this run's blocks after
+  // centring them on 0 (the A/A truth): this silicon's noise, its shape and tails, with no effect in it.
   falseAlarmRate: number | null;
   resamples: number;
   seed: number;
@@ -35,7 +36,7 @@ function excludesZero(xs: number[], p: ReturnType<typeof mixtureParams>): boolea
 }
 
 // Pure: the A/A figures from the legs of an A/A run.
-export function judgeAa(legs: readonly LegRecord[], h: Hypothesis, seq: SequentialConfig, seed: number): AaRecord {
+export function judgeAa(legs: readonly LegRecord[], h: Hypothesis, seq: SequentialConfig, seed: number, budgetBlocks: number): AaRecord {
   const key = h.metric === 'perOutputToken' ? 'perOutputToken' : 'busy';
   const { criterion } = logCriterion(h, { A: 'on', B: 'on' });
   const p = mixtureParams(seq, criterion.bound);
@@ -44,9 +45,11 @@ export function judgeAa(legs: readonly LegRecord[], h: Hypothesis, seq: Sequenti
   let rate: number | null = null;
   if (xs.length >= 2) {
     const rand = seededRandom(seed);
+    const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const centred = xs.map((x) => x - m);
     let alarms = 0;
     for (let r = 0; r < AA_RESAMPLES; r++) {
-      const draw = xs.map(() => xs[Math.floor(rand() * xs.length)]!);
+      const draw = Array.from({ length: budgetBlocks }, () => centred[Math.floor(rand() * centred.length)]!);
       if (excludesZero(draw, p)) alarms += 1;
     }
     rate = alarms / AA_RESAMPLES;
@@ -55,7 +58,7 @@ export function judgeAa(legs: readonly LegRecord[], h: Hypothesis, seq: Sequenti
   const holds = rate !== null && rate <= p.alpha && !falseAlarmThisRun && sd !== null && sd <= p.sigma;
   const text = rate === null
     ? `A/A: ${xs.length} usable block(s); a false-alarm rate needs at least 2`
-    : `A/A: ${xs.length} blocks, block log-ratio sd ${sd!.toFixed(4)} against the registered σ ${p.sigma}; this run ${falseAlarmThisRun ? 'DID' : 'did not'} claim a difference; false-alarm rate ${(100 * rate).toFixed(1)}% over ${AA_RESAMPLES} resampled block sequences (seed ${seed}) against α ${p.alpha}`
+    : `A/A: ${xs.length} blocks, block log-ratio sd ${sd!.toFixed(4)} against the registered σ ${p.sigma}; this run ${falseAlarmThisRun ? 'DID' : 'did not'} claim a difference; false-alarm rate ${(100 * rate).toFixed(1)}% over ${AA_RESAMPLES} centred resampled sequences of ${budgetBlocks} blocks (seed ${seed}) against α ${p.alpha}`
       + (holds ? ': the registered noise bound holds on this silicon' : ': the registered noise bound does NOT hold on this silicon');
   return { blocks: xs.length, logRatios: xs, observedSdLogRatio: sd, registeredSigma: p.sigma, falseAlarmThisRun, falseAlarmRate: rate, resamples: AA_RESAMPLES, seed, alpha: p.alpha, holds, text };
 }
