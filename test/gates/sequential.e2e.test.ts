@@ -1,0 +1,92 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { ensureEngineBuilt, repoRoot } from '../helpers/engine.js';
+import { loadInputs } from '../../src/gates/setup.js';
+import { runAbSequential } from '../../src/gates/abSequential.js';
+import { realDeps } from '../../src/gates/deps.js';
+import { NhGateError } from '../../src/errors.js';
+import { siliconKey } from '../../src/silicon/types.js';
+import { FALSE_ALARM_FIGURE } from '../../src/gates/calibration.js';
+
+function isolate(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-seq-'));
+  process.env.NH_GATE_LOCK = join(dir, 'gpu.lock');
+  return dir;
+}
+const gate = (name: string) => join(repoRoot, 'gates', 'nh-ref', name);
+const bin = join(repoRoot, 'bin', 'nh-gate.js');
+
+// The sequential A/B on the real reference engine (cpu build), under the shipped gates.
+describe('ab --sequential on the reference engine', () => {
+  beforeAll(async () => {
+    await ensureEngineBuilt();
+  }, 600_000);
+
+  it('decode-step gate: SUPPORTED in fewer than 6 legs, the error rates stated in result.json', async () => {
+    const inputs = loadInputs({ command: 'ab', gate: gate('decode-step-ab.json') });
+    const out = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: isolate(), aa: false }, await realDeps());
+    expect(out.result.verdict.word).toBe('SUPPORTED');
+    expect(out.exitClass).toBe('passed');
+    expect(out.result.legs.length).toBeLessThan(6);
+    const saved = JSON.parse(readFileSync(join(out.result.runDir, 'result.json'), 'utf8'));
+    expect(saved.comparison.sequential.errorRates).toMatchObject({ wrongSupportedMax: 0.05, wrongRefutedMax: 0.05 });
+    expect(saved.comparison.sequential.decision).toMatchObject({ word: 'SUPPORTED', legsUsed: 4 });
+    expect(saved.quantities.sequentialRatio.status).toBe('measured');
+    expect(saved.comparison.sequential.method).toMatch(/normal-mixture confidence sequence/);
+  });
+
+  it('null gate: never SUPPORTED over its whole budget, and it says the arms did not differ', async () => {
+    const inputs = loadInputs({ command: 'ab', gate: gate('null-ab.json') });
+    const out = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: isolate(), aa: false }, await realDeps());
+    expect(out.result.verdict.word).not.toBe('SUPPORTED');
+    expect(['REFUTED', 'UNRESOLVED']).toContain(out.result.verdict.word);
+    expect(out.result.notes.join('\n')).toMatch(/the arms did NOT differ/);
+  });
+
+  it('A/A: the false-alarm rate goes into the ledger under this silicon; a gate requiring a calibration refuses without one', async () => {
+    const base = isolate();
+    const g = JSON.parse(readFileSync(gate('null-ab.json'), 'utf8'));
+    g.sequential = { ...g.sequential, maxLegs: 8, requireCalibrationDays: 7 };
+    const gp = join(base, 'calibrated.json');
+    writeFileSync(gp, JSON.stringify(g));
+    const deps = await realDeps();
+    const inputs = loadInputs({ command: 'ab', gate: gp });
+    const err = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: false }, deps).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NhGateError);
+    expect((err as NhGateError).code).toBe('NO_CALIBRATION');
+    expect((err as NhGateError).exitClass).toBe('void');
+    expect((err as NhGateError).message).toMatch(/requires an A\/A calibration on silicon cpu:.* younger than 7 days .* none was found/);
+
+    const aa = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: true }, deps);
+    expect(aa.result.legs).toHaveLength(8);
+    expect(aa.result.legs.every((l) => l.flagEnv.NH_REF_MAMBA_DECODE_STEP === '1')).toBe(true);
+    const key = siliconKey(aa.result.silicon!);
+    const ledger = readFileSync(join(base, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(ledger.at(-1)).toMatchObject({ gate: g.name, siliconKey: key, figures: { [FALSE_ALARM_FIGURE]: { unit: 'fraction' } } });
+    expect(['MEASURED', 'REFUTED']).toContain(aa.result.verdict.word);
+
+    // a passing calibration of this silicon (written as the ledger would hold it) lets the gate run
+    appendFileSync(join(base, 'ledger.jsonl'), JSON.stringify({ ...ledger.at(-1), verdict: 'MEASURED', at: new Date().toISOString() }) + '\n');
+    const ok = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: false }, deps);
+    expect(ok.result.notes.join('\n')).toMatch(/calibration: A\/A on cpu:/);
+  });
+
+  it('bad input: a budget below one block, --repeats with --sequential, --sequential without a gate (exit 2, no stack)', async () => {
+    const env = { ...process.env, NH_GATE_LOCK: join(isolate(), 'l') };
+    for (const args of [
+      ['ab', '--sequential', '--budget', '3', '--gate', gate('decode-step-ab.json')],
+      ['ab', '--sequential', '--repeats', '2', '--gate', gate('decode-step-ab.json')],
+      ['ab', '--sequential', '--flag', 'MAMBA_DECODE_STEP'],
+      ['ab', '--budget', '8', '--gate', gate('decode-step-ab.json')],
+    ]) {
+      const r = await execa('node', [bin, ...args, '--results-dir', isolate()], { reject: false, env });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    const r = await execa('node', [bin, 'ab', '--sequential', '--budget', '3', '--gate', gate('decode-step-ab.json')], { reject: false, env });
+    expect(r.stderr).toMatch(/--budget: sequential.maxLegs 3 is smaller than one ABBA block/);
+  });
+});
