@@ -18,6 +18,8 @@ export interface AaRecord {
   blocks: number;
   logRatios: number[];
   observedSdLogRatio: number | null;
+  // A nonzero mean in an A/A is a position or order effect, not noise: shown, and tested by the run's own CS.
+  observedMeanLogRatio: number | null;
   registeredSigma: number;
   // Whether this run's own confidence sequence ever excluded 0 (an A/A false alarm, 0 or 1).
   falseAlarmThisRun: boolean;
@@ -58,9 +60,9 @@ export function judgeAa(legs: readonly LegRecord[], h: Hypothesis, seq: Sequenti
   const holds = rate !== null && rate <= p.alpha && !falseAlarmThisRun && sd !== null && sd <= p.sigma;
   const text = rate === null
     ? `A/A: ${xs.length} usable block(s); a false-alarm rate needs at least 2`
-    : `A/A: ${xs.length} blocks, block log-ratio sd ${sd!.toFixed(4)} against the registered σ ${p.sigma}; this run ${falseAlarmThisRun ? 'DID' : 'did not'} claim a difference; false-alarm rate ${(100 * rate).toFixed(1)}% over ${AA_RESAMPLES} centred resampled sequences of ${budgetBlocks} blocks (seed ${seed}) against α ${p.alpha}`
+    : `A/A: ${xs.length} blocks, block log-ratio mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(4)}, sd ${sd!.toFixed(4)} against the registered σ ${p.sigma}; this run ${falseAlarmThisRun ? 'DID' : 'did not'} claim a difference; false-alarm rate ${(100 * rate).toFixed(1)}% over ${AA_RESAMPLES} centred resampled sequences of ${budgetBlocks} blocks (seed ${seed}) against α ${p.alpha}`
       + (holds ? ': the registered noise bound holds on this silicon' : ': the registered noise bound does NOT hold on this silicon');
-  return { blocks: xs.length, logRatios: xs, observedSdLogRatio: sd, registeredSigma: p.sigma, falseAlarmThisRun, falseAlarmRate: rate, resamples: AA_RESAMPLES, seed, alpha: p.alpha, holds, text };
+  return { blocks: xs.length, logRatios: xs, observedSdLogRatio: sd, observedMeanLogRatio: xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null, registeredSigma: p.sigma, falseAlarmThisRun, falseAlarmRate: rate, resamples: AA_RESAMPLES, seed, alpha: p.alpha, holds, text };
 }
 
 export type CalibrationCheck = { ok: true; at: string; rate: number; line: number } | { ok: false; message: string };

@@ -17,13 +17,25 @@ export interface LedgerEntry {
   siliconKey: string | null;
   binarySha256: string[];
   verdict: string;
-  figures: Record<string, { value: number; unit: string }>;
+  // lo/hi: the figure's interval where the run computed one (history weights each point by it).
+  figures: Record<string, { value: number; unit: string; lo?: number; hi?: number }>;
   runDir: string;
 }
 
 // The ledger path under the results base (.nh-gate/ledger.jsonl by default).
 export function ledgerPath(base: string): string {
   return join(base, 'ledger.jsonl');
+}
+
+// The intervals a run computed for its run-level figures: the bootstrap interval of the A/B ratio, the
+// anytime-valid interval of a sequential A/B.
+function figureIntervals(r: RunResult): Record<string, { lo: number; hi: number }> {
+  const out: Record<string, { lo: number; hi: number }> = {};
+  const c = r.comparison as { ci?: { lo: number; hi: number } | null; sequential?: { decision?: { ratioLo: number | null; ratioHi: number | null } } } | null;
+  if (c?.ci) out.ratio = { lo: c.ci.lo, hi: c.ci.hi };
+  const d = c?.sequential?.decision;
+  if (d && d.ratioLo !== null && d.ratioHi !== null) out.sequentialRatio = { lo: d.ratioLo, hi: d.ratioHi };
+  return out;
 }
 
 // The ledger line for a finished run: only measured figures, never a refused one as a number.
@@ -33,6 +45,7 @@ export function ledgerEntry(r: RunResult): LedgerEntry {
     for (const [k, q] of Object.entries(qs)) if (q.status === 'measured') figures[`${prefix}${k}`] = { value: q.value, unit: q.unit };
   };
   add('', r.quantities);
+  for (const [k, iv] of Object.entries(figureIntervals(r))) if (figures[k] && Number.isFinite(iv.lo) && Number.isFinite(iv.hi)) Object.assign(figures[k], iv);
   for (const leg of r.legs) add(`leg${leg.index + 1}.`, leg.quantities);
   return {
     schemaVersion: 1,
