@@ -5,7 +5,7 @@ import type { SeriesAnalysis } from './analyze.js';
 // The history plot of one (gate, metric): points with their intervals, the fitted steps, one colour per
 // silicon key (each key its own fit: never one line through two pieces of hardware).
 
-export const PLOT_MAX_POINTS = 2000;
+export const PLOT_MAX_POINTS = 500;
 
 export interface PlotSeries {
   series: HistorySeries;

@@ -41,7 +41,7 @@ export function buildSeries(ledger: LedgerRead, f: SeriesFilter): HistorySeries[
     for (const [metric, fig] of Object.entries(e.figures)) {
       if (!wanted(metric, f) || typeof fig?.value !== 'number' || !Number.isFinite(fig.value)) continue;
       const silicon = e.siliconKey ?? UNKNOWN_SILICON;
-      const key = JSON.stringify([e.gate, metric, fig.unit, silicon]);
+      const key = `${e.gate}\u0000${metric}\u0000${fig.unit}\u0000${silicon}`;
       let s = by.get(key);
       if (!s) {
         s = { gate: e.gate, metric, unit: fig.unit, siliconKey: silicon, points: [] };
@@ -52,6 +52,8 @@ export function buildSeries(ledger: LedgerRead, f: SeriesFilter): HistorySeries[
     }
   }
   const out = [...by.values()];
-  for (const s of out) s.points.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.line - b.line));
+  // The ledger is appended in time order, so a sort is needed only when a line is out of order.
+  const byTime = (a: HistoryPoint, b: HistoryPoint): number => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.line - b.line);
+  for (const s of out) if (s.points.some((p, i) => i > 0 && byTime(s.points[i - 1]!, p) > 0)) s.points.sort(byTime);
   return out.sort((a, b) => `${a.gate}|${a.metric}|${a.siliconKey}`.localeCompare(`${b.gate}|${b.metric}|${b.siliconKey}`));
 }
