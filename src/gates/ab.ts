@@ -7,6 +7,8 @@ import { runSeries, type SeriesOutcome } from './series.js';
 import { compareArms, type ComparisonResult } from './compare.js';
 import { legClass } from './verdict.js';
 import { worstClass } from '../cli/exit.js';
+import { withWarmup } from '../plan/warmup.js';
+import { screenLegs, SCREEN_NOTE_PREFIXES } from './legScreen.js';
 
 export interface AbOptions {
   argv: string[];
@@ -76,16 +78,17 @@ export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome
     resultsBase: o.resultsBase, checkpoint: o.checkpoint, timeoutS: o.timeoutS,
     gateName: gate?.gate.name ?? `ab-${flag}`,
     abPlotTitle: `${flag}: per-token times per leg (A=${arms.A}, B=${arms.B})`,
-    plan: () => planAb({ recipe, gate: gate?.gate ?? null, flag, repeats, order, seed: o.seed, mode: o.mode, armValues: arms }),
+    plan: () => withWarmup(planAb({ recipe, gate: gate?.gate ?? null, flag, repeats, order, seed: o.seed, mode: o.mode, armValues: arms }), gate?.gate.warmupLegs ?? 0),
     finalize: (r, legs, done) => {
-      const c = compareArms({ legs: legs.map((l) => l.record), metric, armFlagValues: arms, hypothesis, seed: o.seed });
+      const screen = screenLegs(legs.map((l) => l.record), gate?.gate.warmupLegs ?? 0, metric === 'perOutputToken' ? 'perOutputToken' : 'busy');
+      const c = compareArms({ legs: screen.judged, metric, armFlagValues: arms, hypothesis, seed: o.seed });
       const quantities: RunResult['quantities'] = { ratio: c.ratio };
       if (metric !== 'perOutputToken') {
-        const speed = compareArms({ legs: legs.map((l) => l.record), metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: o.seed });
+        const speed = compareArms({ legs: screen.judged, metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: o.seed });
         quantities.perTokenRatio = speed.ratio;
       }
-      const notes = [...r.notes.filter((n) => !n.startsWith('spreads beside') && !n.startsWith('the arms did') && !n.startsWith('counters that') && !n.startsWith('the engine printed no counters') && !n.startsWith('hypothesis:')), ...comparisonNotes(c)];
-      const comparison = { metric: c.metric, numerator: c.numerator, ci: c.ci, spreads: c.spreads, counterDiff: c.counterDiff, armsDiffered: c.armsDiffered, hypothesis: c.verdict, arms };
+      const notes = [...r.notes.filter((n) => !n.startsWith('spreads beside') && !n.startsWith('the arms did') && !n.startsWith('counters that') && !n.startsWith('the engine printed no counters') && !n.startsWith('hypothesis:') && !SCREEN_NOTE_PREFIXES.some((p) => n.startsWith(p))), ...screen.notes, ...comparisonNotes(c)];
+      const comparison = { metric: c.metric, numerator: c.numerator, ci: c.ci, spreads: c.spreads, counterDiff: c.counterDiff, armsDiffered: c.armsDiffered, hypothesis: c.verdict, arms, outliers: screen.outliers };
       const verdict = done || legs.length > 0 ? abVerdict(r, c, hypothesis?.refutationFails ?? true, r.plan?.legs ?? repeats * 2, gate !== null) : r.verdict;
       return { quantities, comparison, verdict, notes };
     },

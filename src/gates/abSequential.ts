@@ -13,6 +13,7 @@ import type { GateDeps } from './deps.js';
 import { blockBudget, judgeSequential, type SequentialRecord } from './sequentialJudge.js';
 import { runSeries, type SeriesOutcome } from './series.js';
 import { BLOCK_LEGS } from './blocks.js';
+import { screenLegs } from './legScreen.js';
 
 // nh-gate ab --sequential / --aa: the gate's legs in ABBA blocks, judged after every block by an
 // anytime-valid confidence sequence, stopping the moment the verdict is decided (or at the leg budget).
@@ -81,8 +82,8 @@ export async function runAbSequential(o: SequentialAbOptions, deps: GateDeps): P
       const c = compareArms({ legs: mine, metric: h.metric, armFlagValues: arms, hypothesis: o.aa ? null : h, seed: o.seed });
       const s = judge(legs);
       const base = r.notes.filter((n) => !OWN_NOTES.some((p) => n.startsWith(p)));
-      const notes = [...base, ...(calibrationNote ? [calibrationNote] : []), ...(warm ? [`warm-up: the first ${warm} leg(s) ran and were discarded (gate warmupLegs)`] : [])];
-      notes.push(...s.outliers.map((x) => `outlier leg ${x.leg} (arm ${x.arm}): ${x.value.toPrecision(6)}, modified z ${x.modifiedZ.toFixed(1)} by median/MAD — flagged, still counted`));
+      const notes = [...base, ...(calibrationNote ? [calibrationNote] : []), ...screenLegs(mine, 0, h.metric === 'perOutputToken' ? 'perOutputToken' : 'busy').notes];
+      if (warm) notes.push(`warm-up: the first ${warm} leg(s) ran and were discarded (gate warmupLegs)`);
       if (s.noise.exceedsRegistered) notes.push(`sequential: caution — the observed block log-ratio sd ${s.noise.observedSdLogRatio!.toFixed(4)} exceeds the registered σ ${s.params.sigmaLogRatio}; the stated error rates assume σ (calibrate with ab --aa)`);
       const quantities: RunResult['quantities'] = { ratio: c.ratio };
       const q = s.decision;

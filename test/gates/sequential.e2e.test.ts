@@ -74,6 +74,28 @@ describe('ab --sequential on the reference engine', () => {
     expect(ok.result.notes.join('\n')).toMatch(/calibration: A\/A on cpu:/);
   });
 
+  it('warm-up legs declared in the gate run first and are never judged (fixed and sequential)', async () => {
+    const base = isolate();
+    const g = JSON.parse(readFileSync(gate('decode-step-ab.json'), 'utf8'));
+    g.warmupLegs = 2;
+    g.repeats = 2;
+    const gp = join(base, 'warm.json');
+    writeFileSync(gp, JSON.stringify(g));
+    const inputs = loadInputs({ command: 'ab', gate: gp });
+    const { runAb } = await import('../../src/gates/ab.js');
+    const fixed = await runAb({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base }, await realDeps());
+    expect(fixed.result.legs).toHaveLength(6);
+    expect(fixed.result.legs.slice(0, 2).map((l) => l.label)).toEqual(['warm-up 1 (A, discarded)', 'warm-up 2 (B, discarded)']);
+    const ci = (fixed.result.comparison as { ci: { nTreatment: number; nControl: number } }).ci;
+    expect([ci.nTreatment, ci.nControl]).toEqual([2, 2]);
+    expect(fixed.result.notes.join('\n')).toMatch(/warm-up: the first 2 leg\(s\) ran and were discarded/);
+    const seq = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: false }, await realDeps());
+    expect(seq.result.verdict.word).toBe('SUPPORTED');
+    expect(seq.result.legs).toHaveLength(6);
+    const s = (seq.result.comparison as { sequential: { blocks: Array<{ legs: number[] }> } }).sequential;
+    expect(s.blocks[0]!.legs).toEqual([3, 4, 5, 6]);
+  });
+
   it('bad input: a budget below one block, --repeats with --sequential, --sequential without a gate (exit 2, no stack)', async () => {
     const env = { ...process.env, NH_GATE_LOCK: join(isolate(), 'l') };
     for (const args of [
