@@ -22,6 +22,8 @@ interface AbCliOptions {
   sequential?: boolean;
   aa?: boolean;
   budget?: string;
+  base?: string;
+  head?: string;
 }
 
 // Registers `nh-gate ab`: a same-binary A/B of one recipe flag, legs interleaved and token-gated.
@@ -45,6 +47,8 @@ export function register(program: Command): void {
     .option('--dry-run', 'print the plan (legs and their order) and exit')
     .option('--sequential', "ABBA blocks judged after each by an anytime-valid test; stops when decided (the gate's \"sequential\" block)")
     .option('--aa', "A/A calibration: the gate's A arm on both sides, false-alarm rate into the ledger for this silicon")
+    .option('--base <rev>', 'cross-commit A/B: the base commit (arm A), built in its own git worktree')
+    .option('--head <rev>', 'cross-commit A/B: the head commit (arm B); the result says "two binaries"')
     .option('--budget <legs>', 'sequential leg budget (default: the gate\'s sequential.maxLegs)')
     .option('--json', 'print result.json on stdout')
     .action((opts: AbCliOptions) =>
@@ -59,7 +63,19 @@ export function register(program: Command): void {
         const [{ loadInputs }, { runAb }, { realDeps }, { printOutcome }, { planAb, describePlan }] = await Promise.all([
           import('../../gates/setup.js'), import('../../gates/ab.js'), import('../../gates/deps.js'), import('../../report/print.js'), import('../../plan/plan.js'),
         ]);
-        const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: opts.flag });
+        const cross = opts.base !== undefined || opts.head !== undefined;
+        if (cross) {
+          if (opts.base === undefined || opts.head === undefined) throw new NhGateError('USAGE', `--${opts.base === undefined ? 'base' : 'head'} is missing: a cross-commit A/B needs both --base REV and --head REV`, 'pass both, e.g. --base main --head HEAD');
+          if (opts.base === opts.head) throw new NhGateError('USAGE', `--base and --head are both '${opts.base}'`, 'a cross-commit A/B compares two commits; for one binary under a flag use --flag');
+          if (opts.sequential || opts.aa || opts.flag) throw new NhGateError('USAGE', `--base/--head cannot be combined with ${opts.sequential ? '--sequential' : opts.aa ? '--aa' : '--flag'}`, 'run the cross-commit A/B on its own (it compares two builds, not a flag)');
+        }
+        const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: opts.flag, flagOptional: cross });
+        if (cross) {
+          const { runCrossCommit } = await import('../../gates/crossCommit.js');
+          const out = await runCrossCommit({ argv: process.argv.slice(2), inputs, base: opts.base!, head: opts.head!, arch: opts.arch, repeats, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await realDeps());
+          printOutcome(out.result, Boolean(opts.json));
+          return out.exitClass;
+        }
         const order = (opts.order ?? inputs.gate?.gate.order ?? 'abba') as 'abba' | 'random';
         if (opts.dryRun) {
           const g = inputs.gate?.gate ?? null;
