@@ -35,7 +35,7 @@ export async function runHistory(o: HistoryOptions, out: (s: string) => void = (
     for (const [k, group] of groups) {
       const file = join(dir, `${k.replace(/[^A-Za-z0-9._-]+/g, '_')}.svg`);
       const first = group[0]!.series;
-      writeAtomic(file, await renderSvg(historySpec(`${first.gate ?? '(no gate)'} ${first.metric} by silicon, with fitted steps (newest ${PLOT_MAX_POINTS} points per silicon key)`, first.unit, group)));
+      writeAtomic(file, await renderSvg(historySpec(`${first.gate ?? '(no gate)'} ${first.metric} by silicon, with fitted steps (at most ${PLOT_MAX_POINTS} points drawn per silicon key)`, first.unit, group)));
       for (const a of group) {
         const r = report.series.find((s) => s.gate === a.series.gate && s.metric === a.series.metric && s.unit === a.series.unit && s.siliconKey === a.series.siliconKey);
         if (r) r.plot = file;

@@ -12,21 +12,21 @@ export interface PlotSeries {
   analysis: SeriesAnalysis;
 }
 
-// The vega spec (data; the SVG comes from report/plots.ts renderSvg). The newest PLOT_MAX_POINTS per key.
+// The vega spec (data; the SVG comes from report/plots.ts renderSvg). A key with more than PLOT_MAX_POINTS
+// points is drawn at an even stride (always with its newest point); the fitted steps span the whole history.
 export function historySpec(title: string, unit: string, all: PlotSeries[]): Spec {
   const points: Array<Record<string, unknown>> = [];
   const steps: Array<Record<string, unknown>> = [];
   for (const { series: s, analysis: a } of all) {
-    const from = Math.max(0, s.points.length - PLOT_MAX_POINTS);
-    for (let i = from; i < s.points.length; i++) {
+    const stride = Math.max(1, Math.ceil(s.points.length / PLOT_MAX_POINTS));
+    for (let i = 0; i < s.points.length; i++) {
+      if (i % stride !== 0 && i !== s.points.length - 1) continue;
       const p = s.points[i]!;
       const se = a.ses[i]!;
       points.push({ t: Date.parse(p.at), v: p.value, lo: p.lo ?? p.value - 1.96 * se, hi: p.hi ?? p.value + 1.96 * se, silicon: s.siliconKey });
     }
     for (const seg of a.fit.segments) {
-      if (seg.end <= from) continue;
-      const s0 = Math.max(seg.start, from);
-      steps.push({ t0: Date.parse(s.points[s0]!.at), t1: Date.parse(s.points[seg.end - 1]!.at), m: seg.mean, silicon: s.siliconKey });
+      steps.push({ t0: Date.parse(s.points[seg.start]!.at), t1: Date.parse(s.points[seg.end - 1]!.at), m: seg.mean, silicon: s.siliconKey });
     }
   }
   const keys = [...new Set(all.map((x) => x.series.siliconKey))];
