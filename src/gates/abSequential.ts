@@ -1,4 +1,4 @@
-import { planAb } from '../plan/plan.js';
+import { planAb, type Plan } from '../plan/plan.js';
 import { isWarmup, withWarmup } from '../plan/warmup.js';
 import { NhGateError } from '../errors.js';
 import { measured, refused } from '../quantity/make.js';
@@ -59,6 +59,15 @@ function aaVerdict(r: RunResult, a: AaRecord): VerdictRecord {
   return a.holds ? { word: 'MEASURED', exitClass: 'passed', reasons: [a.text] } : { word: 'REFUTED', exitClass: 'failed', reasons: [a.text] };
 }
 
+// The legs a sequential run may take (warm-up, then the whole budget in ABBA blocks); it stops early.
+export function sequentialPlan(o: SequentialAbOptions): Plan {
+  const { gate, blocks } = requireSequential(o);
+  const g = gate.gate;
+  const gateArms = g.arms ?? { A: 'off' as const, B: 'on' as const };
+  const arms = o.aa ? { A: gateArms.A, B: gateArms.A } : gateArms;
+  return withWarmup(planAb({ recipe: o.inputs.recipe, gate: g, flag: o.inputs.flag!, repeats: blocks * 2, order: o.order ?? g.order, seed: o.seed, mode: o.mode, armValues: arms }), g.warmupLegs ?? 0);
+}
+
 export async function runAbSequential(o: SequentialAbOptions, deps: GateDeps): Promise<SeriesOutcome> {
   const { gate, h, seq, blocks } = requireSequential(o);
   const g = gate.gate;
@@ -75,7 +84,7 @@ export async function runAbSequential(o: SequentialAbOptions, deps: GateDeps): P
     resultsBase: o.resultsBase, checkpoint: o.checkpoint, timeoutS: o.timeoutS,
     gateName: o.aa ? `${g.name}-aa` : g.name,
     abPlotTitle: `${flag}${o.aa ? ' A/A' : ''}: per-token times per leg (A=${arms.A}, B=${arms.B})`,
-    plan: () => withWarmup(planAb({ recipe: o.inputs.recipe, gate: g, flag, repeats: blocks * 2, order: o.order ?? g.order, seed: o.seed, mode: o.mode, armValues: arms }), warm),
+    plan: () => sequentialPlan(o),
     stopWhen: o.aa ? undefined : (legs) => judge(legs).decision.word !== 'UNRESOLVED',
     finalize: (r, legs, done) => {
       const mine = judged(legs);

@@ -108,6 +108,18 @@ describe('ab --sequential on the reference engine', () => {
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
+    // --dry-run prints the sequential plan (the whole budget it may take); a gate with "always" needs no flag
+    const dry = await execa('node', [bin, 'ab', '--sequential', '--dry-run', '--gate', gate('decode-step-ab.json')], { reject: false, env });
+    expect(dry.exitCode).toBe(0);
+    expect(dry.stdout).toMatch(/16 legs/);
+    const g = JSON.parse(readFileSync(gate('decode-step-ab.json'), 'utf8'));
+    g.sequential = { ...g.sequential, always: true, maxLegs: 8 };
+    g.warmupLegs = 1;
+    const gp = join(isolate(), 'always.json');
+    writeFileSync(gp, JSON.stringify(g));
+    const always = await execa('node', [bin, 'ab', '--dry-run', '--gate', gp], { reject: false, env });
+    expect(always.stdout).toMatch(/9 legs/);
+    expect(always.stdout).toMatch(/leg 1: warm-up 1 \(A, discarded\)/);
     const r = await execa('node', [bin, 'ab', '--sequential', '--budget', '3', '--gate', gate('decode-step-ab.json')], { reject: false, env });
     expect(r.stderr).toMatch(/--budget: sequential.maxLegs 3 is smaller than one ABBA block/);
   });

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { runAction } from '../run.js';
 import { NhGateError } from '../../errors.js';
 import { positiveInt, positiveSeconds } from './a3.js';
+import { crossCommitRequested, runAbForm } from './abForms.js';
+import { withWarmup } from '../../plan/warmup.js';
 
 interface AbCliOptions {
   flag?: string;
@@ -63,35 +65,16 @@ export function register(program: Command): void {
         const [{ loadInputs }, { runAb }, { realDeps }, { printOutcome }, { planAb, describePlan }] = await Promise.all([
           import('../../gates/setup.js'), import('../../gates/ab.js'), import('../../gates/deps.js'), import('../../report/print.js'), import('../../plan/plan.js'),
         ]);
-        const cross = opts.base !== undefined || opts.head !== undefined;
-        if (cross) {
-          if (opts.base === undefined || opts.head === undefined) throw new NhGateError('USAGE', `--${opts.base === undefined ? 'base' : 'head'} is missing: a cross-commit A/B needs both --base REV and --head REV`, 'pass both, e.g. --base main --head HEAD');
-          if (opts.base === opts.head) throw new NhGateError('USAGE', `--base and --head are both '${opts.base}'`, 'a cross-commit A/B compares two commits; for one binary under a flag use --flag');
-          if (opts.sequential || opts.aa || opts.flag) throw new NhGateError('USAGE', `--base/--head cannot be combined with ${opts.sequential ? '--sequential' : opts.aa ? '--aa' : '--flag'}`, 'run the cross-commit A/B on its own (it compares two builds, not a flag)');
-        }
+        const cross = crossCommitRequested(opts);
         const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: opts.flag, flagOptional: cross });
-        if (cross) {
-          const { runCrossCommit } = await import('../../gates/crossCommit.js');
-          const out = await runCrossCommit({ argv: process.argv.slice(2), inputs, base: opts.base!, head: opts.head!, arch: opts.arch, repeats, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await realDeps());
-          printOutcome(out.result, Boolean(opts.json));
-          return out.exitClass;
-        }
         const order = (opts.order ?? inputs.gate?.gate.order ?? 'abba') as 'abba' | 'random';
+        const form = await runAbForm(opts, inputs, { argv: process.argv.slice(2), arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, json: Boolean(opts.json) });
+        if (form !== null) return form;
         if (opts.dryRun) {
           const g = inputs.gate?.gate ?? null;
           const plan = planAb({ recipe: inputs.recipe, gate: g, flag: inputs.flag!, repeats: repeats ?? g?.repeats ?? 4, order, seed, mode: opts.mode as 'decode', ...(g?.arms ? { armValues: g.arms } : {}) });
-          process.stdout.write(describePlan(plan) + '\n');
+          process.stdout.write(describePlan(withWarmup(plan, g?.warmupLegs ?? 0)) + '\n');
           return 'passed';
-        }
-        const sequential = Boolean(opts.sequential || opts.aa || inputs.gate?.gate.sequential?.always);
-        if (opts.budget !== undefined && !sequential) throw new NhGateError('USAGE', '--budget is the leg budget of a sequential A/B', 'add --sequential, or use --repeats for a fixed number of legs');
-        if (sequential) {
-          if (repeats !== undefined) throw new NhGateError('USAGE', '--repeats fixes the number of legs; a sequential A/B stops by itself', 'drop --repeats (use --budget to cap the legs)');
-          const { runAbSequential } = await import('../../gates/abSequential.js');
-          const budgetLegs = opts.budget === undefined ? undefined : positiveInt('--budget', opts.budget);
-          const out = await runAbSequential({ argv: process.argv.slice(2), inputs, arch: opts.arch, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, aa: Boolean(opts.aa), budgetLegs }, await realDeps());
-          printOutcome(out.result, Boolean(opts.json));
-          return out.exitClass;
         }
         const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await realDeps());
         printOutcome(out.result, Boolean(opts.json));
