@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siliconKey } from '../silicon/types.js';
 import { appendLine } from './write.js';
+import { readLedger } from './ledgerRead.js';
 import type { RunResult } from './types.js';
 
 // One ledger line: a run's measured figures keyed by the silicon they were taken on, so a later run
@@ -70,24 +70,9 @@ export function appendLedger(base: string, r: RunResult): LedgerEntry {
   return e;
 }
 
-// Earlier entries taken on the same silicon, newest last; unreadable lines are skipped and counted.
+// Earlier entries taken on the same silicon, newest last; unreadable lines are skipped and counted
+// (the one ledger reader, ledgerRead.ts, names them).
 export function ledgerOnSilicon(base: string, key: string): { entries: LedgerEntry[]; skipped: number } {
-  let text = '';
-  try {
-    text = readFileSync(ledgerPath(base), 'utf8');
-  } catch {
-    return { entries: [], skipped: 0 };
-  }
-  const entries: LedgerEntry[] = [];
-  let skipped = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const e = JSON.parse(line) as LedgerEntry;
-      if (e && e.schemaVersion === 1 && e.siliconKey === key) entries.push(e);
-    } catch {
-      skipped += 1;
-    }
-  }
-  return { entries, skipped };
+  const read = readLedger(ledgerPath(base));
+  return { entries: read.entries.filter((e) => e.siliconKey === key), skipped: read.skipped.length };
 }
