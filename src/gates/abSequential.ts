@@ -109,8 +109,8 @@ export async function runAbSequential(o: SequentialAbOptions, deps: GateDeps): P
         quantities[FALSE_ALARM_FIGURE] = a.falseAlarmRate === null
           ? refused('A/A false-alarm rate', 'NO_SAMPLES', a.text)
           : measured('A/A false-alarm rate', 'aaFalseAlarmRate', a.falseAlarmRate, 'fraction', {
-            blocks: { value: a.blocks, label: 'A/A blocks' }, resamples: { value: a.resamples, label: `resampled block sequences, seed ${a.seed}` },
-            sd: { value: a.observedSdLogRatio, label: 'observed block log-ratio sd' }, sigma: { value: a.registeredSigma, label: 'registered σ' }, alpha: { value: a.alpha, label: 'α' },
+            blocks: { value: a.blocks, label: 'A/A blocks' }, resamples: { value: a.resamples, label: 'centred resampled sequences' }, seed: { value: a.seed, label: 'seed' },
+            sd: { value: a.observedSdLogRatio === null ? null : Number(a.observedSdLogRatio.toPrecision(4)), label: 'observed block log-ratio sd' }, sigma: { value: a.registeredSigma, label: 'registered σ' }, alpha: { value: a.alpha, label: 'α' },
           });
         comparison.aa = a;
         notes.push(a.text, ...comparisonNotes(c).filter((n) => !n.startsWith('hypothesis:')));

@@ -13,6 +13,8 @@ import { mixtureParams } from './sequentialJudge.js';
 
 export const FALSE_ALARM_FIGURE = 'aaFalseAlarmRate';
 export const AA_RESAMPLES = 2000;
+// Fewer blocks than this give an sd with too few degrees of freedom to stand for the silicon's noise.
+export const AA_MIN_BLOCKS = 4;
 
 export interface AaRecord {
   blocks: number;
@@ -45,7 +47,7 @@ export function judgeAa(legs: readonly LegRecord[], h: Hypothesis, seq: Sequenti
   const xs = blockLogRatios(legs, key, 'B').flatMap((b) => (b.logRatio === null ? [] : [b.logRatio]));
   const sd = xs.length >= 2 ? stdev(xs) : null;
   let rate: number | null = null;
-  if (xs.length >= 2) {
+  if (xs.length >= AA_MIN_BLOCKS) {
     const rand = seededRandom(seed);
     const m = xs.reduce((a, b) => a + b, 0) / xs.length;
     const centred = xs.map((x) => x - m);
@@ -59,7 +61,7 @@ export function judgeAa(legs: readonly LegRecord[], h: Hypothesis, seq: Sequenti
   const falseAlarmThisRun = excludesZero(xs, p);
   const holds = rate !== null && rate <= p.alpha && !falseAlarmThisRun && sd !== null && sd <= p.sigma;
   const text = rate === null
-    ? `A/A: ${xs.length} usable block(s); a false-alarm rate needs at least 2`
+    ? `A/A: ${xs.length} usable block(s); a calibration needs at least ${AA_MIN_BLOCKS} (${4 * AA_MIN_BLOCKS} legs: pass --budget ${4 * AA_MIN_BLOCKS} or more)`
     : `A/A: ${xs.length} blocks, block log-ratio mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(4)}, sd ${sd!.toFixed(4)} against the registered σ ${p.sigma}; this run ${falseAlarmThisRun ? 'DID' : 'did not'} claim a difference; false-alarm rate ${(100 * rate).toFixed(1)}% over ${AA_RESAMPLES} centred resampled sequences of ${budgetBlocks} blocks (seed ${seed}) against α ${p.alpha}`
       + (holds ? ': the registered noise bound holds on this silicon' : ': the registered noise bound does NOT hold on this silicon');
   return { blocks: xs.length, logRatios: xs, observedSdLogRatio: sd, observedMeanLogRatio: xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null, registeredSigma: p.sigma, falseAlarmThisRun, falseAlarmRate: rate, resamples: AA_RESAMPLES, seed, alpha: p.alpha, holds, text };

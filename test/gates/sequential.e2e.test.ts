@@ -49,7 +49,7 @@ describe('ab --sequential on the reference engine', () => {
   it('A/A: the false-alarm rate goes into the ledger under this silicon; a gate requiring a calibration refuses without one', async () => {
     const base = isolate();
     const g = JSON.parse(readFileSync(gate('null-ab.json'), 'utf8'));
-    g.sequential = { ...g.sequential, maxLegs: 8, requireCalibrationDays: 7 };
+    g.sequential = { ...g.sequential, maxLegs: 16, requireCalibrationDays: 7 };
     const gp = join(base, 'calibrated.json');
     writeFileSync(gp, JSON.stringify(g));
     const deps = await realDeps();
@@ -61,7 +61,7 @@ describe('ab --sequential on the reference engine', () => {
     expect((err as NhGateError).message).toMatch(/requires an A\/A calibration on silicon cpu:.* younger than 7 days .* none was found/);
 
     const aa = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: true }, deps);
-    expect(aa.result.legs).toHaveLength(8);
+    expect(aa.result.legs).toHaveLength(16);
     expect(aa.result.legs.every((l) => l.flagEnv.NH_REF_MAMBA_DECODE_STEP === '1')).toBe(true);
     const key = siliconKey(aa.result.silicon!);
     const ledger = readFileSync(join(base, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -70,7 +70,7 @@ describe('ab --sequential on the reference engine', () => {
 
     // a passing calibration of this silicon (written as the ledger would hold it) lets the gate run
     appendFileSync(join(base, 'ledger.jsonl'), JSON.stringify({ ...ledger.at(-1), verdict: 'MEASURED', at: new Date().toISOString() }) + '\n');
-    const ok = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: false }, deps);
+    const ok = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: false, budgetLegs: 4 }, deps);
     expect(ok.result.notes.join('\n')).toMatch(/calibration: A\/A on cpu:/);
   });
 

@@ -92,7 +92,8 @@ describe('A/A calibration', () => {
     const b = judgeAa(noisy, hyp(20), { ...seq, sigmaLogRatio: 0.05, tauLogRatio: 0.2 }, 1, 6);
     expect(b.holds).toBe(false);
     expect(b.text).toMatch(/does NOT hold/);
-    expect(judgeAa(quiet.slice(0, 4), hyp(20), seq, 1, 6).falseAlarmRate).toBeNull();
+    expect(judgeAa(quiet.slice(0, 12), hyp(20), seq, 1, 6).falseAlarmRate).toBeNull();
+    expect(judgeAa(quiet.slice(0, 12), hyp(20), seq, 1, 6).text).toMatch(/needs at least 4 \(16 legs/);
   });
 
   it('finds a passing calibration of this gate on this silicon younger than N days, or says why not', () => {
