@@ -68,6 +68,7 @@ export function sequentialPlan(o: SequentialAbOptions): Plan {
   return withWarmup(planAb({ recipe: o.inputs.recipe, gate: g, flag: o.inputs.flag!, repeats: blocks * 2, order: o.order ?? g.order, seed: o.seed, mode: o.mode, armValues: arms }), g.warmupLegs ?? 0);
 }
 
+// The sequential (or A/A) series: runSeries with a stop rule and the confidence-sequence verdict.
 export async function runAbSequential(o: SequentialAbOptions, deps: GateDeps): Promise<SeriesOutcome> {
   const { gate, h, seq, blocks } = requireSequential(o);
   const g = gate.gate;

@@ -41,6 +41,7 @@ export interface CrossCommitOptions {
   timeoutS?: number | undefined;
 }
 
+// Resolves both revisions (refusing one commit under two names) and runs the two-build series.
 export async function runCrossCommit(o: CrossCommitOptions, deps: GateDeps): Promise<SeriesOutcome> {
   if (o.base === o.head) throw new NhGateError('USAGE', `--base and --head are both '${o.base}'`, 'a cross-commit A/B compares two commits; for one binary under a flag use --flag');
   const top = await gitTop(deps.exec, o.inputs.root);

@@ -38,6 +38,7 @@ function isWorse(before: number, after: number, better: Better): boolean {
   return better === 'lower' ? after > before : after < before;
 }
 
+// One series: its step fit, the change points between segments and whether the newest point regressed.
 export function analyzeSeries(s: HistorySeries, better: Better): SeriesAnalysis {
   const ses = pointSes(s);
   const fit = fitSteps(s.points.map((p, i) => ({ value: p.value, se: ses[i]! })));
