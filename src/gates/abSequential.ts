@@ -1,4 +1,8 @@
+import { join } from 'node:path';
 import { planAb, type Plan } from '../plan/plan.js';
+import { renderSvg } from '../report/plots.js';
+import { sequentialSpec } from '../report/sequentialPlot.js';
+import { writeAtomic } from '../results/write.js';
 import { isWarmup, withWarmup } from '../plan/warmup.js';
 import { NhGateError } from '../errors.js';
 import { measured, refused } from '../quantity/make.js';
@@ -80,7 +84,7 @@ export async function runAbSequential(o: SequentialAbOptions, deps: GateDeps): P
   const judged = (legs: Array<{ record: RunResult['legs'][number] }>) => legs.map((l) => l.record).filter((l) => !isWarmup(l.index, warm));
   const judge = (legs: Array<{ record: RunResult['legs'][number] }>): SequentialRecord => judgeSequential({ legs: judged(legs), hypothesis: h, seq, armFlagValues: arms, warmupLegs: warm });
   const plannedLegs = warm + blocks * BLOCK_LEGS;
-  return runSeries({
+  const out = await runSeries({
     command: 'ab', argv: o.argv, inputs: o.inputs, archClaim: o.arch ?? g.arch, jobs: o.jobs,
     resultsBase: o.resultsBase, checkpoint: o.checkpoint, timeoutS: o.timeoutS,
     gateName: o.aa ? `${g.name}-aa` : g.name,
@@ -126,4 +130,10 @@ export async function runAbSequential(o: SequentialAbOptions, deps: GateDeps): P
       return { quantities, comparison, verdict, notes };
     },
   }, deps);
+  // The confidence sequence plot, written once the series is done (beside the run's other plots).
+  const s = (out.result.comparison as { sequential?: SequentialRecord } | null)?.sequential;
+  if (s && s.blocks.some((b) => b.ratioLo !== null)) {
+    writeAtomic(join(out.result.runDir, 'sequential.svg'), await renderSvg(sequentialSpec(`${g.name}${o.aa ? ' A/A' : ''}: anytime-valid interval after each block (${s.decision.word})`, s)));
+  }
+  return out;
 }

@@ -13,7 +13,7 @@ export interface SequentialRecord {
   method: string;
   params: { alpha: number; sigmaLogRatio: number; tauLogRatio: number; maxLegs: number; blockLegs: number; warmupLegs: number };
   criterion: { text: string; ratioBound: number; logBound: number; numerator: 'A' | 'B' };
-  blocks: Array<BlockRecord & { ratioLo: number | null; ratioHi: number | null }>;
+  blocks: Array<BlockRecord & { ratioLo: number | null; ratioHi: number | null; ratioMean: number | null }>;
   decision: { word: SequentialWord; decidedAtBlock: number | null; legsUsed: number; ratioLo: number | null; ratioHi: number | null; estimate: number | null };
   errorRates: ReturnType<typeof statedErrorRates>;
   noise: { observedSdLogRatio: number | null; usableBlocks: number; exceedsRegistered: boolean };
@@ -58,9 +58,9 @@ export function judgeSequential(i: SequentialInput): SequentialRecord {
   const d = decideSequential(xs, criterion, p);
   let k = 0;
   const withCs = blocks.map((b) => {
-    if (b.logRatio === null) return { ...b, ratioLo: null, ratioHi: null };
+    if (b.logRatio === null) return { ...b, ratioLo: null, ratioHi: null, ratioMean: null };
     const iv = cs[k++]!;
-    return { ...b, ratioLo: Math.exp(iv.lo), ratioHi: Math.exp(iv.hi) };
+    return { ...b, ratioLo: Math.exp(iv.lo), ratioHi: Math.exp(iv.hi), ratioMean: Math.exp(iv.mean) };
   });
   // The block after which the decision came, counted over all blocks (a skipped block still cost its legs).
   const usable = blocks.filter((b) => b.logRatio !== null);

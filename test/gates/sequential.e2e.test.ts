@@ -36,6 +36,7 @@ describe('ab --sequential on the reference engine', () => {
     expect(saved.comparison.sequential.decision).toMatchObject({ word: 'SUPPORTED', legsUsed: 4 });
     expect(saved.quantities.sequentialRatio.status).toBe('measured');
     expect(saved.comparison.sequential.method).toMatch(/normal-mixture confidence sequence/);
+    expect(readFileSync(join(out.result.runDir, 'sequential.svg'), 'utf8')).toMatch(/^<svg/);
   });
 
   it('null gate: never SUPPORTED over its whole budget, and it says the arms did not differ', async () => {
