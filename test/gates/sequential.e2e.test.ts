@@ -30,7 +30,15 @@ describe('ab --sequential on the reference engine', () => {
     const out = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: isolate(), aa: false }, await realDeps());
     expect(out.result.verdict.word).toBe('SUPPORTED');
     expect(out.exitClass).toBe('passed');
-    expect(out.result.legs.length).toBeLessThan(6);
+    // Decided on the first block that has a log ratio. A block is skipped, by name, only when one of its
+    // legs has no per-token figure (seen under heavy load: every line of a 30 ms decode arrived in one read,
+    // so the harness window was 0 s and refused NON_POSITIVE_WINDOW); with none skipped: fewer than 6 legs.
+    const seqRec = (out.result.comparison as { sequential: { blocks: Array<{ skipped: string | null }>; noise: { usableBlocks: number } } }).sequential;
+    const skipped = seqRec.blocks.filter((b) => b.skipped !== null);
+    expect(seqRec.noise.usableBlocks).toBe(1);
+    expect(out.result.legs.length).toBe(4 * (1 + skipped.length));
+    if (skipped.length === 0) expect(out.result.legs.length).toBeLessThan(6);
+    else for (const b of skipped) expect(b.skipped).toMatch(/^leg \d+ (is|has no measured perOutputToken)/);
     const saved = JSON.parse(readFileSync(join(out.result.runDir, 'result.json'), 'utf8'));
     expect(saved.comparison.sequential.errorRates).toMatchObject({ wrongSupportedMax: 0.05, wrongRefutedMax: 0.05 });
     expect(saved.comparison.sequential.decision).toMatchObject({ word: 'SUPPORTED', legsUsed: 4 });
