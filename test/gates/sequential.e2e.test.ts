@@ -58,7 +58,7 @@ describe('ab --sequential on the reference engine', () => {
   it('A/A: the false-alarm rate goes into the ledger under this silicon; a gate requiring a calibration refuses without one', async () => {
     const base = isolate();
     const g = JSON.parse(readFileSync(gate('null-ab.json'), 'utf8'));
-    g.sequential = { ...g.sequential, maxLegs: 16, requireCalibrationDays: 7 };
+    g.sequential = { ...g.sequential, maxLegs: 24, requireCalibrationDays: 7 };
     const gp = join(base, 'calibrated.json');
     writeFileSync(gp, JSON.stringify(g));
     const deps = await realDeps();
@@ -70,7 +70,7 @@ describe('ab --sequential on the reference engine', () => {
     expect((err as NhGateError).message).toMatch(/requires an A\/A calibration on silicon cpu:.* younger than 7 days .* none was found/);
 
     const aa = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: true }, deps);
-    expect(aa.result.legs).toHaveLength(16);
+    expect(aa.result.legs).toHaveLength(24);
     expect(aa.result.legs.every((l) => l.flagEnv.NH_REF_MAMBA_DECODE_STEP === '1')).toBe(true);
     const key = siliconKey(aa.result.silicon!);
     const ledger = readFileSync(join(base, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
