@@ -15,10 +15,11 @@ export type ErrorCode =
   | 'SAMPLER_UNAVAILABLE'
   | 'SAMPLER_STATE'
   | 'NO_CALIBRATION'
+  | 'MISSING_PREREQUISITE'
   | 'INTERNAL';
 
-// Exit classes of SPEC §8; the numeric mapping lives only in exit.ts.
-export type ExitClass = 'passed' | 'failed' | 'usage' | 'void' | 'short' | 'internal';
+import type { ExitClass } from './verdict/words.js';
+export type { ExitClass };
 
 const CLASS_OF: Record<ErrorCode, ExitClass> = {
   USAGE: 'usage',
@@ -33,6 +34,7 @@ const CLASS_OF: Record<ErrorCode, ExitClass> = {
   LOCKED: 'usage',
   AMBIGUOUS_DEVICE: 'usage',
   NO_SUCH_DEVICE: 'usage',
+  MISSING_PREREQUISITE: 'usage',
   SAMPLER_UNAVAILABLE: 'void',
   SAMPLER_STATE: 'internal',
   NO_CALIBRATION: 'void',

@@ -20,7 +20,7 @@ import { createInterface } from 'node:readline';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { openBusySampler, computeProcesses } = await import(join(root, 'dist/sampler/index.js'));
 const { busyFromSamples } = await import(join(root, 'dist/quantity/busy.js'));
-const { gatherProbe, renderProbe } = await import(join(root, 'dist/sampler/probeReport.js'));
+const { gatherProbe, renderProbe } = await import(join(root, 'dist/silicon/probeReport.js'));
 const { loadAddon } = await import(join(root, 'dist/sampler/load.js'));
 const { procCpuS } = await import(join(root, 'dist/sampler/smi.js'));
 

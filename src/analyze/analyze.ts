@@ -1,5 +1,4 @@
-import type { ExitClass } from '../errors.js';
-import { worstClass } from '../cli/exit.js';
+import { worstClass, type ExitClass } from '../verdict/words.js';
 import type { Baseline } from '../config/recipe.js';
 import type { GarbageLine } from '../config/load.js';
 import type { DriverReport, TokenMatchBlock } from '../profiles/types.js';
@@ -10,6 +9,9 @@ import { withheld } from '../quantity/make.js';
 import { perOutputToken } from '../quantity/perToken.js';
 import type { Quantity } from '../quantity/types.js';
 import { judgeTokenGate, type TokenGate } from './tokenGate.js';
+import { decodeWindowOf } from '../gates/window.js';
+import { legClass } from '../gates/verdict.js';
+import type { LegRecord } from '../results/types.js';
 
 export interface AnalyzeInput {
   report: DriverReport;
@@ -18,6 +20,8 @@ export interface AnalyzeInput {
   samples: { points: UtilPoint[]; garbage: GarbageLine[]; nominalPeriodS?: number } | null; // --samples
   arch: string | null;
   baselines: Baseline[];
+  // The leg re-judged from its leg log (rejudge.ts), when the log is one of nh-gate's.
+  leg?: LegRecord | null;
 }
 
 export interface DecodeWindow {
@@ -36,25 +40,16 @@ export interface Analysis {
   doctest: DoctestJudgement[];
   exitClass: ExitClass;
   notes: string[];
+  // The leg as the harness judged it again from its leg log (null for a log captured elsewhere).
+  leg: LegRecord | null;
 }
 
-// The decode-mode block: mode=decode, or an older build that omits the mode.
-function decodeBlock(blocks: TokenMatchBlock[]): TokenMatchBlock | null {
-  return blocks.find((b) => b.mode === null || b.mode === 'decode') ?? null;
-}
-
-// The decode window: --window when given; else from arrival times, load line (or the previous block) to the
-// arrival of the block's last prompt row. The load is never inside it.
+// The decode window: --window when given; else the one rule the gates use (gates/window.ts).
 export function deriveDecodeWindow(report: DriverReport, flag: WindowS | null): DecodeWindow {
-  const block = decodeBlock(report.tokenMatch);
-  if (flag) return { window: flag, source: 'flag', block, why: 'given by --window' };
-  if (!report.load) return { window: null, source: 'unknown', block, why: 'the engine load-complete line never appeared' };
-  if (report.load.tS === null) return { window: null, source: 'unknown', block, why: 'the log carries no arrival times (pass --window T0:T1)' };
-  if (!block) return { window: null, source: 'unknown', block, why: 'no decode-mode TOKEN MATCH block closes the window' };
-  const startS = block.startS;
-  const endS = block.rowTotals.lastRowS ?? block.tS;
-  if (startS === null || endS === null) return { window: null, source: 'unknown', block, why: 'the block lines carry no arrival times' };
-  return { window: { startS, endS }, source: 'arrival times', block, why: `from line ${block.index === 0 ? report.load.line : 'of the previous block'} to the last prompt row of block ${block.index}` };
+  const dw = decodeWindowOf(report, 'decode');
+  if (flag) return { window: flag, source: 'flag', block: dw.block, why: 'given by --window' };
+  if (!dw.window) return { window: null, source: 'unknown', block: dw.block, why: dw.missing?.why ?? 'unknown' };
+  return { window: dw.window, source: 'arrival times', block: dw.block, why: dw.source };
 }
 
 function baselineFor(b: Baseline, perToken: Quantity, busy: BusyFigures | null, referenceTier: number, arch: string | null): Quantity {
@@ -78,8 +73,9 @@ export function analyze(input: AnalyzeInput): Analysis {
   const windowMissing: 'load-line-absent' | 'no-arrival-times' = report.load === null ? 'load-line-absent' : 'no-arrival-times';
   if (report.loadLines > 1) notes.push(`${report.loadLines} engine-load lines: this log holds more than one run; the first is used`);
   const block = decode.block;
-  const perToken =
-    block === null && report.tokenMatch.length > 0
+  const perToken = input.leg
+    ? input.leg.quantities.perOutputToken!
+    : block === null && report.tokenMatch.length > 0
       ? withheld('per output token', 'MISSING_TERM', `no decode-mode TOKEN MATCH block (modes: ${report.tokenMatch.map((b) => b.mode).join(', ')}) — a fresh-prefill stream takes no decode step`)
       : perOutputToken({
           decodeWindowS: decode.window ? decode.window.endS - decode.window.startS : null,
@@ -98,7 +94,9 @@ export function analyze(input: AnalyzeInput): Analysis {
   const baselines = input.baselines.map((b) => baselineFor(b, perToken, busy, report.referenceTier.count, input.arch));
   const doctest = report.doctest.map((s) => judgeDoctest(s));
   const classes: ExitClass[] = [];
-  if (report.tokenMatch.length > 0 || report.verdicts.length > 0) classes.push(tokenGate.exitClass);
+  // A leg log is judged as its leg was (harness vs golden); a foreign log by the engine's own counters.
+  if (input.leg) classes.push(legClass(input.leg));
+  else if (report.tokenMatch.length > 0 || report.verdicts.length > 0) classes.push(tokenGate.exitClass);
   for (const d of doctest) classes.push(d.verdict === 'GREEN' ? 'passed' : d.verdict === 'RED' ? 'failed' : 'void');
   if (classes.length === 0) {
     classes.push('void');
@@ -107,5 +105,5 @@ export function analyze(input: AnalyzeInput): Analysis {
   // A figure the user explicitly asked for (--window, --samples) and did not get is nothing valid to judge.
   if (input.window && perToken.status === 'refused') classes.push('void');
   if (busy && busy.timeWeighted.status === 'refused') classes.push('void');
-  return { tokenGate, decode, perOutputToken: perToken, busy, baselines, doctest, exitClass: worstClass(classes), notes };
+  return { tokenGate, decode, perOutputToken: perToken, busy, baselines, doctest, exitClass: worstClass(classes), notes, leg: input.leg ?? null };
 }

@@ -1,15 +1,18 @@
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExitClass } from '../errors.js';
 import { NhGateError } from '../errors.js';
-import { loadRecipe, readSamplesFile } from '../config/load.js';
-import { resolveProfile } from '../profiles/registry.js';
+import { loadGolden, loadRecipe, readSamplesFile } from '../config/load.js';
+import { BUILTIN_PROFILES } from '../profiles/builtin.js';
+import { rejudgeLegLog } from './rejudge.js';
+import { resolveProfile } from '../config/profiles.js';
 import type { Profile } from '../profiles/types.js';
 import type { Baseline } from '../config/recipe.js';
 import type { UtilPoint } from '../quantity/busy.js';
 import { analyze } from './analyze.js';
 import { analysisJson, renderAnalysisText } from './render.js';
-import { readDriverLog } from './stream.js';
+import { detectProfile, readDriverLog } from './stream.js';
 import { parseWindowArg } from './window.js';
 
 export interface AnalyzeOptions {
@@ -26,21 +29,44 @@ export interface AnalyzeOptions {
 // Where built-in recipes live: the package root, two levels above this module in src/ and in dist/.
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+// Whether a built-in recipe carries this name (a detected profile reads with its recipe's baselines).
+function recipeNamed(name: string, root: string): boolean {
+  return existsSync(join(root, 'recipes', `${name}.json`));
+}
+
 // options → profile/recipe → streamed report → pure analysis → one rendering on stdout → exit class.
-export async function runAnalyze(opts: AnalyzeOptions, root: string = PACKAGE_ROOT): Promise<ExitClass> {
+// `codeOf` is the CLI's exit-code table, passed down so nothing here imports the CLI.
+export async function runAnalyze(opts: AnalyzeOptions, codeOf: (c: ExitClass) => number, root: string = PACKAGE_ROOT): Promise<ExitClass> {
   if (opts.profile && opts.recipe) throw new NhGateError('USAGE', 'pass --profile or --recipe, not both', 'a recipe names its profile; drop one of the two');
   const window = opts.window !== undefined ? parseWindowArg(opts.window) : null;
   let profile: Profile;
   let recipeName: string | null = null;
   let baselines: Baseline[] = [];
+  const notes: string[] = [];
+  const detected = opts.profile || opts.recipe ? null : detectProfile(opts.log, BUILTIN_PROFILES);
   if (opts.profile) profile = resolveProfile(opts.profile, process.cwd());
-  else {
-    const { recipe, path } = loadRecipe(opts.recipe ?? 'nemotron-h', root);
+  else if (detected && !recipeNamed(detected.ref, root)) {
+    profile = resolveProfile(detected.ref, process.cwd());
+    notes.push(`profile ${profile.name}: ${detected.how} (pass --profile or --recipe to choose another)`);
+  } else {
+    if (detected) notes.push(`profile ${detected.ref}: ${detected.how}; read with recipe ${detected.ref} for its baselines`);
+    if (!opts.recipe) notes.push('no line carries a known profile prefix: read with the nemotron-h recipe (pass --profile or --recipe to choose another)');
+    const { recipe, path } = loadRecipe(opts.recipe ?? detected?.ref ?? 'nemotron-h', root);
     recipeName = recipe.name;
     baselines = recipe.baselines;
     profile = resolveProfile(recipe.profile, dirname(path)); // a profile file is named relative to its recipe
   }
-  const { report, bytes, timed } = await readDriverLog(opts.log, profile);
+  const { report, bytes, timed, header, trailer } = await readDriverLog(opts.log, profile);
+  // A leg log with its header and trailer is judged again by the leg's own judge, against the leg's golden.
+  let leg = null;
+  if (header && trailer && header.golden) {
+    try {
+      leg = rejudgeLegLog(opts.log, report, header, trailer, loadGolden(header.golden).golden);
+      notes.push(`leg log: re-judged by the harness against the leg's golden ${header.golden} (mode ${header.mode})`);
+    } catch (err) {
+      notes.push(`leg log: its golden ${header.golden} could not be read (${err instanceof NhGateError ? err.message : String(err)}) — judged from the engine's own counters instead`);
+    }
+  } else if (header && !trailer) notes.push('leg log without its trailer (the leg did not finish writing): judged from the engine\'s own counters');
   let samples = null;
   if (opts.samples) {
     const file = await readSamplesFile(opts.samples);
@@ -48,7 +74,8 @@ export async function runAnalyze(opts: AnalyzeOptions, root: string = PACKAGE_RO
     for (const s of file.samples) if (s.kind === 'util') points.push({ tS: s.tS, gpuPct: s.gpuPct, periodS: s.periodS });
     samples = { points, garbage: file.garbage, ...(file.header?.nominalPeriodMs ? { nominalPeriodS: file.header.nominalPeriodMs / 1000 } : {}) };
   }
-  const a = analyze({ report, timed, window, samples, arch: opts.arch ?? null, baselines });
+  const a = analyze({ report, timed, window, samples, arch: opts.arch ?? null, baselines, leg });
+  a.notes.unshift(...notes);
   const ctx = {
     log: opts.log,
     label: opts.label ?? null,
@@ -59,6 +86,7 @@ export async function runAnalyze(opts: AnalyzeOptions, root: string = PACKAGE_RO
     bytes,
     samplesPath: opts.samples ?? null,
     garbage: samples?.garbage ?? [],
+    exitCode: codeOf(a.exitClass),
   };
   if (opts.json) process.stdout.write(JSON.stringify(analysisJson(a, report, ctx)) + '\n');
   else process.stdout.write(renderAnalysisText(a, report, ctx));

@@ -1,4 +1,4 @@
-import { EXIT_CODES } from '../cli/exit.js';
+import { formatReason } from '../verdict/reasons.js';
 import type { GarbageLine } from '../config/load.js';
 import type { DriverReport, KvFields } from '../profiles/types.js';
 import { quantityJson, renderQuantity } from '../quantity/render.js';
@@ -14,6 +14,7 @@ export interface AnalyzeContext {
   bytes: number;
   samplesPath: string | null;
   garbage: GarbageLine[];
+  exitCode: number;
 }
 
 function fields(f: KvFields): string {
@@ -31,7 +32,7 @@ export function renderAnalysisText(a: Analysis, r: DriverReport, ctx: AnalyzeCon
   const g = a.tokenGate;
   out.push('token gate');
   if (g.blocks.length === 0) out.push('  no TOKEN MATCH line');
-  for (const b of g.blocks) out.push(`  block ${b.index} mode=${b.mode ?? '(not printed)'}: ${b.matched}/${b.compared} over ${b.prompts} prompt(s) (full rows=${b.fullRows}, short rows=${b.shortRows})`);
+  for (const b of g.blocks) out.push(`  block ${b.index} mode=${b.mode ?? '(not printed)'}: ${b.matched}/${b.compared} over ${b.prompts} prompt(s)${b.fullRows === null ? ' (rows not printed)' : ` (full rows=${b.fullRows}, short rows=${b.shortRows})`}`);
   out.push(`  engine said: ${g.engineVerdicts.length ? g.engineVerdicts.join(' | ') : '(no verdict line)'}`);
   out.push(`  judged: ${g.judged} — ${g.why}`);
   for (const d of g.disagreements) out.push(`  ! ${d}`);
@@ -59,6 +60,12 @@ export function renderAnalysisText(a: Analysis, r: DriverReport, ctx: AnalyzeCon
     const asserts = s.assertions ? `${s.assertions.total} assertions | ${s.assertions.passed} passed | ${s.assertions.failed} failed` : 'no assertion line';
     out.push(`doctest (line ${s.line}): ${cases}; ${asserts}; threw ${s.threw}; status ${s.status ?? '(none)'} → ${j?.verdict ?? '?'}${j?.reason ? ` (${j.reason})` : ''}: ${j?.message ?? ''}`);
   });
+  if (a.leg) {
+    const t = a.leg.tokens;
+    out.push(`leg (re-judged by the harness against its golden): ${a.leg.verdict}${t ? ` — ${t.matched}/${t.compared} tokens over ${t.prompts.length} prompt(s), from ${t.source}` : ''}`);
+    for (const v of a.leg.voidReasons) out.push(`  void: ${formatReason(v)}`);
+    if (a.leg.crossCheck && !a.leg.crossCheck.agree) out.push(`  ! engine/harness: ${a.leg.crossCheck.explanation}`);
+  }
   out.push('quantities');
   out.push(`  decode window: ${a.decode.source}${a.decode.window ? ` ${a.decode.window.startS.toFixed(3)}:${a.decode.window.endS.toFixed(3)} s` : ''} (${a.decode.why})`);
   out.push(`  ${renderQuantity(a.perOutputToken)}`);
@@ -73,7 +80,7 @@ export function renderAnalysisText(a: Analysis, r: DriverReport, ctx: AnalyzeCon
     if (ctx.garbage.length > MAX_GARBAGE_SHOWN) out.push(`  … ${ctx.garbage.length - MAX_GARBAGE_SHOWN} more`);
   }
   for (const n of a.notes) out.push(`note: ${n}`);
-  out.push(`exit ${EXIT_CODES[a.exitClass]} (${a.exitClass})`);
+  out.push(`exit ${ctx.exitCode} (${a.exitClass})`);
   return out.join('\n') + '\n';
 }
 
@@ -109,6 +116,7 @@ export function analysisJson(a: Analysis, r: DriverReport, ctx: AnalyzeContext):
     samples: ctx.samplesPath ? { path: ctx.samplesPath, garbage: ctx.garbage } : null,
     notes: a.notes,
     exitClass: a.exitClass,
-    exitCode: EXIT_CODES[a.exitClass],
+    exitCode: ctx.exitCode,
+    leg: a.leg ? { verdict: a.leg.verdict, voidReasons: a.leg.voidReasons, tokens: a.leg.tokens, crossCheck: a.leg.crossCheck } : null,
   };
 }

@@ -1,14 +1,18 @@
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { NhGateError } from '../errors.js';
 import { createDriverReader } from '../profiles/reader.js';
 import { parseTimedLine } from '../profiles/timed.js';
 import type { DriverReport, Profile } from '../profiles/types.js';
+import { isMetaLine, parseMetaLine, type LegLogHeader, type LegLogTrailer } from '../results/legLog.js';
 
 export interface LogRead {
   report: DriverReport;
   bytes: number;
   // Whether the log carried nh-gate arrival times (a leg log from a run directory) on its lines.
   timed: boolean;
+  // nh-gate's own header and trailer when the log is a leg log (both null for a log captured elsewhere).
+  header: LegLogHeader | null;
+  trailer: LegLogTrailer | null;
 }
 
 // Streams a driver log line by line through the profile's reader: memory stays flat whatever the log size.
@@ -27,7 +31,15 @@ export async function readDriverLog(path: string, profile: Profile): Promise<Log
   // Streamed in 1 MiB chunks and split by hand (readline costs more than the parsing on a 100 MB log);
   // memory holds one chunk plus one partial line, whatever the file size.
   const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  let header: LegLogHeader | null = null;
+  let trailer: LegLogTrailer | null = null;
   const onLine = (raw: string): void => {
+    if (isMetaLine(raw)) {
+      const m = parseMetaLine(raw);
+      if (m && 'header' in m) header = m.header;
+      else if (m) trailer = m.trailer;
+      return; // nh-gate's own lines are never offered to the engine's profile
+    }
     const { tS, text } = parseTimedLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
     if (tS !== undefined) timedLines += 1;
     reader.push(text, tS);
@@ -55,5 +67,34 @@ export async function readDriverLog(path: string, profile: Profile): Promise<Log
   }
   if (rest.length > 0) onLine(rest);
   const report = reader.report();
-  return { report, bytes, timed: timedLines > 0 };
+  return { report, bytes, timed: timedLines > 0, header, trailer };
+}
+
+const PEEK_BYTES = 64 * 1024;
+
+// Which profile a log speaks, from its first 64 KiB: a leg log's header names it; otherwise the built-in
+// profile whose prefix starts the most lines. null when no line carries a known prefix.
+export function detectProfile(path: string, profiles: readonly Profile[]): { ref: string; how: string } | null {
+  let head = '';
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.alloc(PEEK_BYTES);
+      head = buf.subarray(0, readSync(fd, buf, 0, PEEK_BYTES, 0)).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null; // unreadable: readDriverLog names it
+  }
+  const lines = head.split('\n');
+  const first = lines[0] ? parseMetaLine(lines[0]) : null;
+  if (first && 'header' in first) return { ref: first.header.profile, how: 'named by the leg log header' };
+  let best: { ref: string; count: number } | null = null;
+  for (const p of profiles) {
+    let count = 0;
+    for (const raw of lines) if (parseTimedLine(raw).text.startsWith(p.prefix)) count += 1;
+    if (count > 0 && (!best || count > best.count)) best = { ref: p.name, count };
+  }
+  return best ? { ref: best.ref, how: `${best.count} line(s) in the first 64 KiB start with its prefix` } : null;
 }

@@ -1,5 +1,4 @@
-import type { ExitClass } from '../errors.js';
-import { VERDICT_CLASS, worstClass } from '../cli/exit.js';
+import { VERDICT_CLASS, worstClass, type ExitClass } from '../verdict/words.js';
 import type { DriverReport, TokenMatchBlock } from '../profiles/types.js';
 
 // What nh-gate concludes from the engine's token lines, beside what the engine itself said.
@@ -19,7 +18,7 @@ function fromCounters(blocks: TokenMatchBlock[]): { judged: TokenGate['judged'];
   if (zero) return { judged: 'REFUSED', why: `block ${zero.index}${zero.mode ? ` (mode=${zero.mode})` : ''} compared 0 tokens` };
   const wrong = blocks.find((b) => b.matched < b.compared);
   if (wrong) return { judged: 'DIVERGENCE', why: `block ${wrong.index}${wrong.mode ? ` (mode=${wrong.mode})` : ''}: ${wrong.matched}/${wrong.compared} matched` };
-  const short = blocks.find((b) => b.shortRows > 0);
+  const short = blocks.find((b) => (b.shortRows ?? 0) > 0);
   if (short) return { judged: 'SHORT', why: `block ${short.index}: ${short.shortRows} short row(s)` };
   return { judged: 'STRICT PASS', why: `${blocks.map((b) => `${b.matched}/${b.compared}${b.mode ? ` mode=${b.mode}` : ''}`).join(', ')} matched` };
 }
@@ -28,13 +27,13 @@ function blockDisagreements(b: TokenMatchBlock, rowsKept: boolean): string[] {
   const out: string[] = [];
   const name = `block ${b.index}${b.mode ? ` (mode=${b.mode})` : ''}`;
   if (b.matched > b.compared) out.push(`${name}: matched ${b.matched} exceeds compared ${b.compared}`);
-  if (b.fullRows + b.shortRows !== b.prompts) out.push(`${name}: full rows ${b.fullRows} + short rows ${b.shortRows} ≠ ${b.prompts} prompt(s)`);
+  if (b.fullRows !== null && b.shortRows !== null && b.fullRows + b.shortRows !== b.prompts) out.push(`${name}: full rows ${b.fullRows} + short rows ${b.shortRows} ≠ ${b.prompts} prompt(s)`);
   const t = b.rowTotals;
   if (rowsKept && t.rows > 0) {
     if (t.rows !== b.prompts) out.push(`${name}: ${t.rows} prompt row(s) printed, the TOKEN MATCH line says ${b.prompts}`);
     if (t.compared !== b.compared) out.push(`${name}: prompt rows sum to compared=${t.compared}, the TOKEN MATCH line says ${b.compared}`);
     if (t.matched !== b.matched) out.push(`${name}: prompt rows sum to matched=${t.matched}, the TOKEN MATCH line says ${b.matched}`);
-    if (t.shortRows !== b.shortRows) out.push(`${name}: ${t.shortRows} row(s) marked SHORT RUN, the TOKEN MATCH line says ${b.shortRows}`);
+    if (b.shortRows !== null && t.shortRows !== b.shortRows) out.push(`${name}: ${t.shortRows} row(s) marked SHORT RUN, the TOKEN MATCH line says ${b.shortRows}`);
   }
   return out;
 }

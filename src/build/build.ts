@@ -6,9 +6,11 @@ import { spanS } from '../exec/clock.js';
 import { NhGateError } from '../errors.js';
 import { expandArgv, expandString, type TemplateVars } from './template.js';
 import { progressWriter, readBuildLog } from './log.js';
-import { sha256File } from './hash.js';
-import { evaluateCells, type FeatureParser } from './cells.js';
+import { sha256File } from '../io/hash.js';
+import { cellStates, type FeatureParser } from './features.js';
+import { checkRequiredCells } from '../profiles/features.js';
 import type { BuildRecord, ProbeRecord, StepRecord } from './types.js';
+import { diagnoseFailure } from './diagnose.js';
 
 export interface BuildOptions {
   recipe: Recipe;
@@ -25,11 +27,12 @@ export interface BuildOptions {
   signal?: AbortSignal;
 }
 
-// The template variables of a build: paths resolved against the recipe root.
-export function buildVars(recipe: Recipe, root: string, arch: string, jobs: number): TemplateVars {
-  const sourceDir = resolve(root, expandString(recipe.sourceDir, { root, arch }, 'recipe.sourceDir'));
+// The template variables of a build: paths resolved against the recipe root. {cwd} lets a recipe that
+// ships with nh-gate build the engine checkout it is run from (recipes/nemotron-h.json: sourceDir "{cwd}").
+export function buildVars(recipe: Recipe, root: string, arch: string, jobs: number, cwd: string = process.cwd()): TemplateVars {
+  const sourceDir = resolve(root, expandString(recipe.sourceDir, { root, arch, cwd }, 'recipe.sourceDir'));
   const buildDir = resolve(root, expandString(recipe.buildDir, { root, arch, sourceDir }, 'recipe.buildDir'));
-  return { root, sourceDir, buildDir, arch, jobs: String(jobs) };
+  return { root, cwd, sourceDir, buildDir, arch, jobs: String(jobs) };
 }
 
 function step(name: string, run: ProcessRun): StepRecord {
@@ -53,7 +56,7 @@ export async function buildRecipe(o: BuildOptions): Promise<BuildRecord> {
     recipe: recipe.name, arch, sourceDir: vars.sourceDir!, buildDir: vars.buildDir!, jobs: o.jobs,
     probes: [], configure: null, build: null, cells: [], requiredCells: [], missingCells: [],
     compileErrors: 0, enospcHits: 0, noWork: false, stepsRun: 0, outputs: [],
-    verdict: 'BUILT', voidReason: null, message: '',
+    verdict: 'BUILT', voidReason: null, message: '', cause: [], prerequisite: null,
   };
   const hooks = o.signal ? { signal: o.signal } : {};
 
@@ -74,15 +77,18 @@ export async function buildRecipe(o: BuildOptions): Promise<BuildRecord> {
   rec.configure = step('configure', conf);
   if (!exitedCleanly(conf)) {
     const facts = readBuildLog(rec.configure.log);
-    return { ...rec, enospcHits: facts.enospcHits, verdict: 'FAILED', message: `configure failed (${rec.configure.end})` };
+    const d = diagnoseFailure(recipe, rec.configure.log);
+    return { ...rec, enospcHits: facts.enospcHits, verdict: 'FAILED', cause: d.cause, prerequisite: d.prerequisite, message: `configure failed (${rec.configure.end})${d.prerequisite ? `: ${d.prerequisite.name} is missing` : ''}` };
   }
   const required = [...new Set([...(archCfg?.requiredCells ?? []), ...(o.extraRequiredCells ?? [])])];
-  const cells = evaluateCells(o.parseFeatures(rec.configure.log), required);
-  rec.cells = cells.cells;
+  // The one required-cell rule (arch-aware: ENABLED for [90] does not serve a 121a build).
+  const table = o.parseFeatures(rec.configure.log);
+  const check = checkRequiredCells(table, required, arch);
+  rec.cells = cellStates(table);
   rec.requiredCells = required;
-  rec.missingCells = cells.missing;
-  if (cells.missing.length > 0) {
-    return { ...rec, verdict: 'VOID', voidReason: 'DEGRADED_BUILD', message: `required feature cell(s) not ENABLED for ${arch}: ${cells.describe}` };
+  rec.missingCells = check.missing.map((m) => m.cell);
+  if (!check.ok) {
+    return { ...rec, verdict: 'VOID', voidReason: 'DEGRADED_BUILD', message: `required feature cell(s) not ENABLED for ${arch}: ${check.missing.map((m) => `${m.cell} (${m.why})`).join(', ')}` };
   }
 
   const progress = progressWriter(o.isTty ?? false, o.writeProgress ?? ((s) => process.stderr.write(s)));
@@ -96,7 +102,8 @@ export async function buildRecipe(o: BuildOptions): Promise<BuildRecord> {
     return { path, sha256: await sha256File(path) };
   }));
   if (!exitedCleanly(build)) {
-    return { ...rec, verdict: 'FAILED', message: `build failed (${rec.build.end}; ${facts.compileErrors} compile error(s), ${facts.enospcHits} ENOSPC hit(s))` };
+    const d = diagnoseFailure(recipe, rec.build.log);
+    return { ...rec, verdict: 'FAILED', cause: d.cause, prerequisite: d.prerequisite, message: `build failed (${rec.build.end}; ${facts.compileErrors} compile error(s), ${facts.enospcHits} ENOSPC hit(s))${d.prerequisite ? `: ${d.prerequisite.name} is missing` : ''}` };
   }
   const missing = rec.outputs.filter((x) => x.sha256 === null).map((x) => x.path);
   if (missing.length > 0) {

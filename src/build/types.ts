@@ -1,4 +1,3 @@
-import type { RefusalCode } from '../quantity/types.js';
 
 // One command of a build (probe, configure, build) as data.
 export interface StepRecord {
@@ -51,6 +50,9 @@ export interface BuildRecord {
   stepsRun: number;
   outputs: OutputRecord[];
   verdict: 'BUILT' | 'FAILED' | 'VOID';
-  voidReason: RefusalCode | null;
+  // A failed step's error lines, and the recipe prerequisite its output names (then the fix is an install).
+  cause: string[];
+  prerequisite: { name: string; fix: string } | null;
+  voidReason: 'PROBE_FAILED' | 'DEGRADED_BUILD' | null;
   message: string;
 }

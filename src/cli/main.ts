@@ -1,3 +1,4 @@
+import { NH_GATE_VERSION } from '../version.js';
 import { Command, CommanderError } from 'commander';
 import { register as analyze } from './commands/analyze.js';
 import { register as validate } from './commands/validate.js';
@@ -10,12 +11,14 @@ import { register as golden } from './commands/golden.js';
 import { register as probe } from './commands/probe.js';
 import { register as history } from './commands/history.js';
 import { EXIT_CODES } from './exit.js';
+import { quietOnClosedPipe } from './pipe.js';
+import { cliMode, noteArgv, printErrorJson } from './output.js';
 
 // The parser alone, exported so tests check parsed options without spawning a process.
 export function createProgram(): Command {
   const program = new Command('nh-gate')
     .description('Benchmark and A/B gate harness for native LLM inference engines: every number with its terms, or a named refusal.')
-    .version('0.1.0')
+    .version(NH_GATE_VERSION)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   for (const reg of [a3, ab, busy, build, mutate, analyze, validate, golden, probe, history]) reg(program);
@@ -24,6 +27,9 @@ export function createProgram(): Command {
 
 // Entry point of bin/nh-gate.js.
 export async function main(argv: string[]): Promise<void> {
+  noteArgv(argv);
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   const program = createProgram();
   try {
     await program.parseAsync(argv);
@@ -31,6 +37,7 @@ export async function main(argv: string[]): Promise<void> {
     if (err instanceof CommanderError) {
       const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
       process.exitCode = ok ? 0 : EXIT_CODES.usage;
+      if (!ok && cliMode.json) printErrorJson('USAGE', err.message.replace(/^error: /, ''), 'see nh-gate --help', 'usage', EXIT_CODES.usage);
       return;
     }
     throw err;

@@ -1,6 +1,7 @@
 import { NhGateError, formatError } from '../errors.js';
 import type { ExitClass } from '../errors.js';
 import { exitCodeFor } from './exit.js';
+import { cliMode, printErrorJson } from './output.js';
 
 // Wraps a command action: the action returns its exit class; user mistakes print without a stack trace.
 export async function runAction(action: () => Promise<ExitClass>): Promise<void> {
@@ -11,17 +12,12 @@ export async function runAction(action: () => Promise<ExitClass>): Promise<void>
     if (err instanceof NhGateError) {
       process.stderr.write(formatError(err) + '\n');
       cls = err.exitClass;
+      if (cliMode.json) printErrorJson(err.code, err.message, err.hint ?? null, cls, exitCodeFor(cls));
     } else {
       process.stderr.write(`nh-gate: INTERNAL: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       cls = 'internal';
+      if (cliMode.json) printErrorJson('INTERNAL', err instanceof Error ? err.message : String(err), 'this is a bug in nh-gate: report it with the stack trace from stderr', cls, exitCodeFor(cls));
     }
   }
   process.exitCode = exitCodeFor(cls);
-}
-
-// Commands not built yet say which issue brings them, and exit 2 (never 0).
-export function notYet(command: string, issue: number): () => Promise<ExitClass> {
-  return async () => {
-    throw new NhGateError('NOT_IMPLEMENTED', `'nh-gate ${command}' is not built yet; issue #${issue} brings it`, 'use a released version that has it, or run the steps by hand');
-  };
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { CriteriaSchema } from './criteria.js';
 
 // A hypothesis written BEFORE the measurement; the verdict is computed against it.
-export const HypothesisSchema = z.object({
+export const HypothesisSchema = z.strictObject({
   statement: z.string().min(1),
   metric: z.enum(['perOutputToken', 'busyFraction']),
   // The arm expected to be better; the ratio is reported as treatment/control.
@@ -21,7 +22,7 @@ export const SequentialSchema = z.strictObject({
   requireCalibrationDays: z.number().positive().optional().describe('refuse unless an ab --aa calibration on this silicon is younger than this'),
 });
 
-export const GateSchema = z.object({
+export const GateSchema = z.strictObject({
   schemaVersion: z.literal(1),
   kind: z.enum(['a3', 'ab', 'busy', 'mutate', 'suite']),
   name: z.string(),
@@ -31,14 +32,26 @@ export const GateSchema = z.object({
   arch: z.string().optional(),
   mode: z.enum(['decode', 'fresh-prefill', 'both']).default('decode'),
   hypothesis: HypothesisSchema.optional(),
+  // Several pre-registered criteria with a combine rule (src/config/criteria.ts); not together with hypothesis.
+  criteria: CriteriaSchema.optional(),
   repeats: z.number().int().positive().default(4),
   order: z.enum(['abba', 'random']).default('abba'),
   // Flag value per arm of an A/B; default A=off (control), B=on (treatment). Equal values make a null A/B.
-  arms: z.object({ A: z.enum(['on', 'off']), B: z.enum(['on', 'off']) }).optional(),
+  arms: z.strictObject({ A: z.enum(['on', 'off']), B: z.enum(['on', 'off']) }).optional(),
   env: z.record(z.string(), z.string()).default({}).describe('environment held constant across every leg'),
   sequential: SequentialSchema.optional(),
   warmupLegs: z.number().int().nonnegative().optional().describe('legs run first and discarded (never judged)'),
   table: z.string().optional().describe('mutation table, for kind mutate'),
+  voidIfThrottled: z.boolean().optional().describe('a leg whose SM clock was held down (power, thermal, hardware slowdown) in its window is VOID (THROTTLED)'),
+  // "only": the gate reports figures and judges nothing; any other A/B must pre-register what it claims.
+  report: z.enum(['judge', 'only']).default('judge'),
+}).superRefine((g, ctx) => {
+  const registered = g.hypothesis !== undefined || g.criteria !== undefined;
+  if (g.kind === 'ab' && !registered && g.report !== 'only') {
+    ctx.addIssue({ code: 'custom', path: ['hypothesis'], message: 'an ab gate pre-registers its hypothesis (statement, metric, expect, refutedIfLessThanPct) or its criteria before the measurement — add one, or say "report": "only" to report figures without a verdict' });
+  }
+  if (g.report === 'only' && registered) ctx.addIssue({ code: 'custom', path: ['report'], message: '"only" judges nothing, but the gate registers a hypothesis or criteria — drop one of the two' });
+  if (g.hypothesis && g.criteria) ctx.addIssue({ code: 'custom', path: ['criteria'], message: "a gate registers either 'hypothesis' or 'criteria', not both — move the hypothesis into criteria.metrics" });
 });
 
 export type Gate = z.infer<typeof GateSchema>;

@@ -3,7 +3,7 @@ import { RecipeSchema } from './recipe.js';
 import { GateSchema } from './gate.js';
 import { GoldenSchema } from './golden.js';
 import { SampleLineSchema } from './samples.js';
-import { ProfileSchema } from '../profiles/schema.js';
+import { ProfileSchema } from './profile.js';
 
 // The JSON Schema files editors read (schemas/<name>.json), generated from the zod schemas so they cannot drift:
 // scripts/emit-schemas.mjs writes them, test/core/schemas.test.ts fails when a committed file is stale.

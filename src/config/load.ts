@@ -1,17 +1,27 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync, readdirSync, statSync } from 'node:fs';
+import { sha256 } from '../io/hash.js';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readJsonlFile, type GarbageLine } from '../io/jsonl.js';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 import { NhGateError } from '../errors.js';
+import { knownKeysAt, nearestKey } from './nearest.js';
 import { RecipeSchema, type Recipe } from './recipe.js';
 import { GateSchema, type Gate } from './gate.js';
 import { GoldenSchema, type Golden } from './golden.js';
 import { SampleLineSchema, SamplesHeaderSchema, type SampleLine } from './samples.js';
 
-// zod issues as `file: path.to.field: message`, one per line: the user's fix starts at the field.
-export function formatZodIssues(file: string, error: z.ZodError): string[] {
-  return error.issues.map((i) => `${file}: ${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`);
+// zod issues as `file: path.to.field: message`, one per line: the user's fix starts at the field. An
+// unknown key names the known key nearest to it (the schema is passed for that).
+export function formatZodIssues(file: string, error: z.ZodError, schema?: z.ZodType): string[] {
+  const at = (path: readonly PropertyKey[]): string => (path.length ? path.map(String).join('.') : '(root)');
+  return error.issues.flatMap((i) => {
+    if (i.code !== 'unrecognized_keys') return [`${file}: ${at(i.path)}: ${i.message}`];
+    const known = schema ? knownKeysAt(schema, i.path) : [];
+    return i.keys.map((k) => {
+      const near = nearestKey(k, known);
+      return `${file}: ${at([...i.path, k])}: unknown key${near ? ` — did you mean '${near}'?` : ''}${known.length ? ` (known here: ${known.join(', ')})` : ''}`;
+    });
+  });
 }
 
 function readText(file: string, what: string): string {
@@ -33,7 +43,7 @@ export function parseJsonFile<S extends z.ZodTypeAny>(file: string, schema: S, w
     throw new NhGateError('BAD_CONFIG', `${file}: (root): not valid JSON (${(err as Error).message})`, 'fix the JSON syntax');
   }
   const r = schema.safeParse(json);
-  if (!r.success) throw new NhGateError('BAD_CONFIG', formatZodIssues(file, r.error).join('\n'), `fix the fields named above (schema: schemas/${what}.json)`);
+  if (!r.success) throw new NhGateError('BAD_CONFIG', formatZodIssues(file, r.error, schema).join('\n'), `fix the fields named above (schema: schemas/${what}.json)`);
   return { data: r.data, text };
 }
 
@@ -97,15 +107,9 @@ export function loadGolden(nameOrPath: string, root: string = process.cwd()): { 
   return { golden: data, path: file, sha256: sha256(text) };
 }
 
-export function sha256(text: string | Buffer): string {
-  return createHash('sha256').update(text).digest('hex');
-}
 
 // A line of a samples file that was not a valid sample: named and counted, never silently dropped.
-export interface GarbageLine {
-  lineNo: number;
-  reason: string;
-}
+export type { GarbageLine } from '../io/jsonl.js';
 
 export interface SamplesFile {
   header: z.infer<typeof SamplesHeaderSchema> | null;
@@ -115,47 +119,18 @@ export interface SamplesFile {
 
 // Streams a samples JSONL file: valid lines are kept, every other line is reported with its number and why.
 export async function readSamplesFile(path: string): Promise<SamplesFile> {
-  let stream;
+  const out: SamplesFile = { header: null, samples: [], garbage: [] };
+  const extraHeaders: GarbageLine[] = [];
   try {
-    statSync(path);
-    stream = createReadStream(path, { encoding: 'utf8' });
+    out.garbage = await readJsonlFile(path, SampleLineSchema, (s, lineNo) => {
+      if (s.kind !== 'header') out.samples.push(s);
+      else if (out.header) extraHeaders.push({ lineNo, reason: 'a second header line' });
+      else out.header = s;
+    });
+    out.garbage.push(...extraHeaders);
   } catch (err) {
     throw new NhGateError('UNREADABLE_FILE', `${path}: cannot read samples file (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'check the --samples path');
   }
-  const out: SamplesFile = { header: null, samples: [], garbage: [] };
-  const rl = createInterface({ input: stream, crlfDelay: Infinity });
-  let lineNo = 0;
-  for await (const raw of rl) {
-    lineNo += 1;
-    const line = raw.trim();
-    if (line === '') continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      out.garbage.push({ lineNo, reason: 'not JSON' });
-      continue;
-    }
-    const r = SampleLineSchema.safeParse(json);
-    if (!r.success) {
-      const i = r.error.issues[0];
-      out.garbage.push({ lineNo, reason: i ? `${i.path.map(String).join('.') || '(root)'}: ${i.message}` : 'invalid' });
-      continue;
-    }
-    if (r.data.kind === 'header') {
-      if (out.header) out.garbage.push({ lineNo, reason: 'a second header line' });
-      else out.header = r.data;
-    } else out.samples.push(r.data);
-  }
+  out.garbage.sort((x, y) => x.lineNo - y.lineNo);
   return out;
 }
-
-// Names of files in a directory for validate's default sweep.
-export function listJson(dir: string): string[] {
-  try {
-    return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
-  } catch {
-    return [];
-  }
-}
-

@@ -8,7 +8,7 @@ export const EXPECTATIONS = ['caught', 'survived', 'unviable'] as const;
 export type Expectation = (typeof EXPECTATIONS)[number];
 
 // One planted defect: anchor text replaced once in one file, judged by one recipe suite.
-export const MutationSchema = z.object({
+export const MutationSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, dot, dash, underscore'),
   file: z.string().min(1).describe('path relative to the repository root (as git diff prints it), inside the recipe sourceDir'),
   anchor: z.string().min(1).describe('exact text that must occur exactly once in the file'),
@@ -23,7 +23,7 @@ export const MutationSchema = z.object({
 
 // A mutation table file (gates/<recipe>/mutations.json).
 export const MutationTableSchema = z
-  .object({
+  .strictObject({
     schemaVersion: z.literal(1),
     recipe: z.string().min(1).describe('recipe name or path the mutants build with'),
     description: z.string().optional(),
@@ -59,7 +59,7 @@ export function parseMutationTable(text: string, file: string): MutationTable {
   }
   const parsed = MutationTableSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new NhGateError('BAD_CONFIG', `mutation table is invalid:\n${formatZodIssues(file, parsed.error).join('\n')}`, 'fix the named fields (see src/config/mutations.ts for the schema)');
+    throw new NhGateError('BAD_CONFIG', `mutation table is invalid:\n${formatZodIssues(file, parsed.error, MutationTableSchema).join('\n')}`, 'fix the named fields (see src/config/mutations.ts for the schema)');
   }
   return parsed.data;
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { regexError } from './regex.js';
 
-// argv arrays only (never a shell string); elements may hold {placeholders}: {root} {sourceDir} {buildDir} {arch} {jobs} {checkpoint} {golden} {events} {runDir}.
+// argv arrays only (never a shell string); elements may hold {placeholders}: {root} {cwd} {sourceDir} {buildDir} {arch} {jobs} {checkpoint} {golden} {events} {runDir}.
 const Argv = z.array(z.string().min(1)).min(1);
 
 // One environment flag that selects a code path inside the SAME binary.
-export const FlagSchema = z.object({
+export const FlagSchema = z.strictObject({
   env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name in UPPER_SNAKE_CASE'),
   on: z.string(),
   off: z.string(),
@@ -16,14 +17,17 @@ export const FlagSchema = z.object({
   deviceArm: z.boolean().default(false),
 });
 
-export const ProbeSchema = z.object({
+export const ProbeSchema = z.strictObject({
   name: z.string(),
   argv: Argv,
-  expect: z.string().optional().describe('regex the probe output must match'),
+  expect: z.string().optional().describe('regex the probe output must match').superRefine((v, ctx) => {
+    const err = v === undefined ? null : regexError(v, 'm');
+    if (err) ctx.addIssue({ code: 'custom', message: `does not compile: ${err}` });
+  }),
   when: z.enum(['always', 'gpu']).default('always'),
 });
 
-export const SuiteSchema = z.object({
+export const SuiteSchema = z.strictObject({
   name: z.string(),
   argv: Argv,
   filterArgv: z.array(z.string()).optional().describe('argv appended for a case filter; {filter} is replaced'),
@@ -32,7 +36,7 @@ export const SuiteSchema = z.object({
   cpuOnlyAssertions: z.number().int().nonnegative().optional().describe('assertion count when the GPU cases skip: equal on a GPU run means GPU_SKIPPED'),
 });
 
-export const BaselineSchema = z.object({
+export const BaselineSchema = z.strictObject({
   name: z.string(),
   quantity: z.enum(['perOutputToken', 'busyFraction']),
   value: z.number().finite(),
@@ -43,12 +47,22 @@ export const BaselineSchema = z.object({
   method: z.enum(['timeWeighted', 'nonzeroShare']).optional().describe('busyFraction only: time-weighted mean or the seeds nonzero-sample share'),
 });
 
-export const ArchBuildSchema = z.object({
+// A prerequisite the build needs, recognised by its symptom in a failed configure or build.
+export const PrerequisiteSchema = z.strictObject({
+  name: z.string().min(1),
+  match: z.string().min(1).describe('regex over the failed step\'s output that means this prerequisite is missing').superRefine((v, ctx) => {
+    const err = regexError(v);
+    if (err) ctx.addIssue({ code: 'custom', message: `does not compile: ${err}` });
+  }),
+  fix: z.string().min(1).describe('what the user does about it, e.g. apt-get install doctest-dev'),
+});
+
+export const ArchBuildSchema = z.strictObject({
   configureArgv: z.array(z.string()).default([]).describe('extra configure argv for this arch'),
   requiredCells: z.array(z.string()).default([]).describe('feature cells that must read ENABLED for this arch'),
 });
 
-export const RecipeSchema = z.object({
+export const RecipeSchema = z.strictObject({
   schemaVersion: z.literal(1),
   name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
   description: z.string().optional(),
@@ -60,11 +74,15 @@ export const RecipeSchema = z.object({
   archs: z.record(z.string(), ArchBuildSchema).default({}).describe('keyed by arch claim: cpu, 90, 90a, 121a, 110 …'),
   outputs: z.array(z.string()).default([]).describe('declared build outputs whose sha256 is recorded'),
   probes: z.array(ProbeSchema).default([]),
+  prerequisites: z.array(PrerequisiteSchema).default([]),
+  suiteConfigureArgv: z.array(z.string()).default([]).describe('configure argv appended when the command runs the suites (mutate, suite gates)'),
   prepare: z.array(Argv).default([]).describe('commands run after build, before the driver (e.g. generate the checkpoint)'),
-  driver: z.object({
+  driver: z.strictObject({
     argv: Argv,
     binary: z.string().describe('the binary whose sha256 identifies a leg'),
     goldenArgv: z.array(z.string()).default([]).describe('argv appended when a golden is given; {golden} is replaced'),
+    // The golden file format the driver parses: nh-gate's golden.json, or the engine's oracle.json (vllm.cpp).
+    goldenFormat: z.enum(['nh-gate', 'vllm-cpp-oracle']).default('nh-gate').describe('what {golden} points at: nh-gate golden.json, or a vllm.cpp oracle.json'),
     eventsArgv: z.array(z.string()).default([]).describe('argv appended to request the JSONL event stream; {events} is replaced'),
     modeArgv: z.record(z.string(), z.array(z.string())).default({}),
     env: z.record(z.string(), z.string()).default({}),

@@ -1,17 +1,20 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import type { z } from 'zod';
 import { RecipeSchema } from './recipe.js';
 import { GateSchema } from './gate.js';
 import { GoldenSchema } from './golden.js';
 import { SampleLineSchema } from './samples.js';
+import { parseJsonl } from '../io/jsonl.js';
 import { MutationTableSchema } from './mutations.js';
-import { ProfileSchema } from '../profiles/schema.js';
+import { ProfileSchema } from './profile.js';
 import { formatZodIssues } from './load.js';
-import { listProfiles, resolveProfile } from '../profiles/registry.js';
+import { sha256 } from '../io/hash.js';
+import { OracleDocSchema } from '../oracle/vllmCpp/schema.js';
+import { listProfiles, resolveProfile } from './profiles.js';
 import { NhGateError } from '../errors.js';
 
-export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'profile';
+export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'profile' | 'oracle';
 
 export interface FileResult {
   file: string;
@@ -25,6 +28,8 @@ const SCHEMAS: Record<Exclude<FileKind, 'samples'>, z.ZodTypeAny> = {
   golden: GoldenSchema,
   mutations: MutationTableSchema,
   profile: ProfileSchema,
+  // An imported golden's original, goldens/<name>/oracle.json, in the vllm.cpp engine's own format.
+  oracle: OracleDocSchema,
 };
 
 // Which schema a file answers to: by where it lives first, then by what it holds.
@@ -33,6 +38,7 @@ export function classify(file: string, json: unknown): FileKind | null {
   const o = (json ?? {}) as Record<string, unknown>;
   if (file.endsWith('.jsonl')) return 'samples';
   if (basename(file) === 'mutations.json' || 'mutants' in o) return 'mutations';
+  if (basename(file) === 'oracle.json' && 'golden' in o) return 'oracle';
   if ('patterns' in o && 'prefix' in o) return 'profile';
   if (parts.includes('goldens') || ('prompts' in o && 'oracle' in o)) return 'golden';
   if (parts.includes('recipes') || 'configure' in o) return 'recipe';
@@ -41,24 +47,11 @@ export function classify(file: string, json: unknown): FileKind | null {
 }
 
 function validateSamples(file: string, text: string): string[] {
-  const issues: string[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      issues.push(`${file}: line ${i + 1}: not JSON`);
-      return;
-    }
-    const r = SampleLineSchema.safeParse(json);
-    if (!r.success) for (const s of formatZodIssues(`${file}: line ${i + 1}`, r.error)) issues.push(s);
-  });
-  return issues;
+  return parseJsonl(text, SampleLineSchema).garbage.map((g) => `${file}: line ${g.lineNo}: ${g.reason}`);
 }
 
 // Cross-references a schema cannot see: a recipe's profile must resolve, a gate's recipe must exist.
-function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>, root: string): string[] {
+function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>, root: string, at: string = file): string[] {
   const out: string[] = [];
   if (kind === 'recipe' && typeof data.profile === 'string') {
     try {
@@ -66,6 +59,12 @@ function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>,
     } catch (err) {
       out.push(`${file}: profile: ${err instanceof NhGateError ? err.message : String(err)} (built-in: ${listProfiles().join(', ')})`);
     }
+  }
+  const source = kind === 'golden' ? (data.source as { file: string; sha256: string } | undefined) : undefined;
+  if (source) {
+    const original = join(dirname(at), source.file);
+    if (!existsSync(original)) out.push(`${file}: source.file: ${original} is missing`);
+    else if (sha256(readFileSync(original)) !== source.sha256) out.push(`${file}: source.sha256: ${original} is not the file this golden was imported from (re-import and accept it)`);
   }
   if ((kind === 'gate' || kind === 'mutations') && typeof data.recipe === 'string' && !data.recipe.includes('/')) {
     const known = safeList(join(root, 'recipes')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
@@ -100,8 +99,8 @@ export function validateFile(file: string, root: string, base?: string): FileRes
   const kind = classify(file, json);
   if (kind === null || kind === 'samples') return { file, kind: null, issues: [`${file}: (root): cannot tell which schema applies — put it under recipes/, gates/ or goldens/`] };
   const r = SCHEMAS[kind].safeParse(json);
-  if (!r.success) return { file, kind, issues: formatZodIssues(file, r.error) };
-  return { file, kind, issues: crossCheck(file, kind, r.data as Record<string, unknown>, root) };
+  if (!r.success) return { file, kind, issues: formatZodIssues(file, r.error, SCHEMAS[kind]) };
+  return { file, kind, issues: crossCheck(file, kind, r.data as Record<string, unknown>, root, base ? join(base, file) : file) };
 }
 
 function walk(path: string, out: string[]): void {

@@ -31,7 +31,7 @@ export async function runA3(o: A3Options, deps: GateDeps): Promise<SeriesOutcome
       return planA3(recipe, gate?.gate ?? null, o.mode, deviceEnv);
     },
     finalize: (r, legs) => {
-      const notes = r.notes.filter((n) => !n.startsWith('device arm:'));
+      const notes: string[] = [];
       const device = Object.entries(recipe.flags).filter(([, f]) => f.deviceArm && legs[0]?.record.flagEnv[f.env] === f.on).map(([n]) => n);
       if (device.length) notes.push(`device arm: ${device.join(', ')} on (arch ${r.arch}); reference-tier lines would void the run`);
       return { quantities: {}, comparison: null, verdict: tokenGateVerdict(legs.map((l) => l.record), r.plan?.legs ?? 1), notes };

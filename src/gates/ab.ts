@@ -1,14 +1,14 @@
 import { planAb, type Mode } from '../plan/plan.js';
-import type { ExitClass } from '../errors.js';
 import type { RunResult, VerdictRecord } from '../results/types.js';
 import type { GateDeps } from './deps.js';
 import type { Inputs } from './setup.js';
 import { runSeries, type SeriesOutcome } from './series.js';
 import { compareArms, type ComparisonResult } from './compare.js';
-import { legClass } from './verdict.js';
-import { worstClass } from '../cli/exit.js';
+import { worstClass, hypothesisClass, isPass, type ExitClass } from '../verdict/words.js';
+import { legClass, legWhy } from './verdict.js';
+import { checkCriteriaProducible, judgeCriteria, type CriteriaResult } from './criteria.js';
 import { withWarmup } from '../plan/warmup.js';
-import { screenLegs, SCREEN_NOTE_PREFIXES } from './legScreen.js';
+import { screenLegs } from './legScreen.js';
 
 export interface AbOptions {
   argv: string[];
@@ -44,8 +44,8 @@ export function comparisonNotes(c: ComparisonResult): string[] {
 // Exported for the sequential A/B (abSequential.ts), which judges the same legs by another interval.
 export function abVerdict(r: RunResult, c: ComparisonResult, refutationFails: boolean, expectedLegs: number, hasGate: boolean): VerdictRecord {
   const reasons: string[] = [];
-  const bad = r.legs.filter((l) => l.verdict !== 'STRICT PASS' && l.verdict !== 'NEAR-TIE PASS');
-  for (const l of bad) reasons.push(`leg ${l.index + 1} (${l.label}): ${l.verdict}${l.voidReasons.length ? ` — ${l.voidReasons.join('; ')}` : ''} (no speed taken from it)`);
+  const bad = r.legs.filter((l) => !isPass(l.verdict));
+  for (const l of bad) reasons.push(`leg ${l.index + 1} (${l.label}): ${l.verdict} — ${legWhy(l)} (no speed taken from it)`);
   const shas = new Set(r.legs.map((l) => l.binarySha256));
   if (shas.size > 1) return { word: 'VOID', exitClass: 'void', reasons: [`the legs ran ${shas.size} different binaries — an A/B compares one binary under a flag`, ...reasons] };
   if (bad.some((l) => l.verdict === 'DIVERGENCE')) return { word: 'DIVERGENCE', exitClass: 'failed', reasons };
@@ -58,9 +58,7 @@ export function abVerdict(r: RunResult, c: ComparisonResult, refutationFails: bo
     return { word: measuredOk ? 'MEASURED' : 'NOT MEASURED', exitClass: measuredOk ? 'passed' : 'void', reasons: [...reasons, 'no hypothesis was registered'] };
   }
   reasons.unshift(c.verdict.text);
-  if (word === 'SUPPORTED') return { word, exitClass: 'passed', reasons };
-  if (word === 'REFUTED') return { word, exitClass: refutationFails ? 'failed' : 'passed', reasons };
-  return { word, exitClass: 'void', reasons };
+  return { word, exitClass: hypothesisClass(word, refutationFails), reasons };
 }
 
 // nh-gate ab: one binary, interleaved legs of the two arms, each token-gated; the ratio with a bootstrap
@@ -72,6 +70,9 @@ export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome
   const order = o.order ?? gate?.gate.order ?? 'abba';
   const arms = gate?.gate.arms ?? { A: 'off' as const, B: 'on' as const };
   const hypothesis = gate?.gate.hypothesis ?? null;
+  const criteria = gate?.gate.criteria ?? null;
+  if (criteria && gate) checkCriteriaProducible(criteria, recipe, gate.path);
+  const onArm: 'A' | 'B' = arms.B === 'on' || arms.A !== 'on' ? 'B' : 'A';
   const metric = hypothesis?.metric ?? 'perOutputToken';
   return runSeries({
     command: 'ab', argv: o.argv, inputs: o.inputs, archClaim: o.arch ?? gate?.gate.arch, jobs: o.jobs,
@@ -82,15 +83,27 @@ export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome
     finalize: (r, legs, done) => {
       const screen = screenLegs(legs.map((l) => l.record), gate?.gate.warmupLegs ?? 0, metric === 'perOutputToken' ? 'perOutputToken' : 'busy');
       const c = compareArms({ legs: screen.judged, metric, armFlagValues: arms, hypothesis, seed: o.seed });
-      const quantities: RunResult['quantities'] = { ratio: c.ratio };
-      if (metric !== 'perOutputToken') {
+      const judged = criteria ? judgeCriteria(criteria, screen.judged, onArm, o.seed) : null;
+      if (judged) c.verdict = criteriaVerdict(judged);
+      const quantities: RunResult['quantities'] = judged ? Object.fromEntries(judged.results.map((j) => [j.key, j.quantity])) : { ratio: c.ratio };
+      if (!judged && metric !== 'perOutputToken') {
         const speed = compareArms({ legs: screen.judged, metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: o.seed });
         quantities.perTokenRatio = speed.ratio;
       }
-      const notes = [...r.notes.filter((n) => !n.startsWith('spreads beside') && !n.startsWith('the arms did') && !n.startsWith('counters that') && !n.startsWith('the engine printed no counters') && !n.startsWith('hypothesis:') && !SCREEN_NOTE_PREFIXES.some((p) => n.startsWith(p))), ...screen.notes, ...comparisonNotes(c)];
-      const comparison = { metric: c.metric, numerator: c.numerator, ci: c.ci, spreads: c.spreads, counterDiff: c.counterDiff, armsDiffered: c.armsDiffered, hypothesis: c.verdict, arms, outliers: screen.outliers };
-      const verdict = done || legs.length > 0 ? abVerdict(r, c, hypothesis?.refutationFails ?? true, r.plan?.legs ?? repeats * 2, gate !== null) : r.verdict;
+      const notes = [...screen.notes, ...comparisonNotes(c)];
+      if (judged) notes.push(...judged.results.map((j) => `criterion ${j.text}`));
+      const comparison = {
+        metric: c.metric, numerator: c.numerator, ci: c.ci, spreads: c.spreads, counterDiff: c.counterDiff, armsDiffered: c.armsDiffered, hypothesis: c.verdict, arms, outliers: screen.outliers,
+        ...(judged ? { criteria: { statement: criteria!.statement, combine: judged.combine, word: judged.word, results: judged.results.map((j) => ({ metric: j.criterion.metric, form: j.criterion.form, criterion: j.criterion, key: j.key, word: j.word, refutedAs: j.refutedAs, text: j.text, ci: j.ci })) } } : {}),
+      };
+      const refutationFails = criteria ? criteria.refutationFails : (hypothesis?.refutationFails ?? true);
+      const verdict = done || legs.length > 0 ? abVerdict(r, judged ? { ...c, ratio: judged.results[0]!.quantity } : c, refutationFails, r.plan?.legs ?? repeats * 2, gate !== null) : r.verdict;
       return { quantities, comparison, verdict, notes };
     },
   }, deps);
+}
+
+// The gate's verdict line from its criteria: the combined word, and each criterion's own sentence after it.
+function criteriaVerdict(j: CriteriaResult): ComparisonResult['verdict'] {
+  return { word: j.word, text: `${j.text} — ${j.results.map((r) => `${r.word} ${r.text}`).join('; ')}` };
 }

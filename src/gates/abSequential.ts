@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { planAb, type Plan } from '../plan/plan.js';
 import { renderSvg } from '../report/plots.js';
 import { sequentialSpec } from '../report/sequentialPlot.js';
-import { writeAtomic } from '../results/write.js';
+import { writeAtomic } from '../io/atomic.js';
 import { isWarmup, withWarmup } from '../plan/warmup.js';
 import { NhGateError } from '../errors.js';
 import { measured, refused } from '../quantity/make.js';
@@ -28,8 +28,6 @@ export interface SequentialAbOptions extends AbOptions {
   // --budget: overrides the gate's sequential.maxLegs.
   budgetLegs?: number | undefined;
 }
-
-const OWN_NOTES = ['spreads beside', 'the arms did', 'counters that', 'the engine printed no counters', 'hypothesis:', 'sequential:', 'A/A:', 'outlier', 'warm-up', 'calibration:', 'fixed-N reading'];
 
 // The gate's sequential block, hypothesis and budget, or a usage error naming the file and field.
 function requireSequential(o: SequentialAbOptions) {
@@ -95,8 +93,8 @@ export async function runAbSequential(o: SequentialAbOptions, deps: GateDeps): P
       const mine = judged(legs);
       const c = compareArms({ legs: mine, metric: h.metric, armFlagValues: arms, hypothesis: o.aa ? null : h, seed: o.seed });
       const s = judge(legs);
-      const base = r.notes.filter((n) => !OWN_NOTES.some((p) => n.startsWith(p)));
-      const notes = [...base, ...(calibrationNote ? [calibrationNote] : []), ...screenLegs(mine, 0, h.metric === 'perOutputToken' ? 'perOutputToken' : 'busy').notes];
+      // The series puts its own notes in front; these are the gate's, rebuilt on every call.
+      const notes = [...(calibrationNote ? [calibrationNote] : []), ...screenLegs(mine, 0, h.metric === 'perOutputToken' ? 'perOutputToken' : 'busy').notes];
       if (warm) notes.push(`warm-up: the first ${warm} leg(s) ran and were discarded (gate warmupLegs)`);
       if (s.noise.exceedsRegistered) notes.push(`sequential: caution — the observed block log-ratio sd ${s.noise.observedSdLogRatio!.toFixed(4)} exceeds the registered σ ${s.params.sigmaLogRatio}; the stated error rates assume σ (calibrate with ab --aa)`);
       const quantities: RunResult['quantities'] = { ratio: c.ratio };

@@ -1,5 +1,5 @@
 import type { Recipe } from '../config/recipe.js';
-import type { Silicon } from '../silicon/types.js';
+import { hostArchKey, type Silicon } from '../silicon/types.js';
 import { archClaimKey } from '../quantity/compare.js';
 
 // --arch is a claim about the target silicon, checked against what the host is. A claim the host cannot
@@ -14,7 +14,7 @@ function describe(s: Silicon): string {
 export function checkArch(claim: string | undefined, silicon: Silicon, recipe: Recipe): ArchCheck {
   if (claim === undefined) {
     if (silicon.kind !== 'gpu') return { ok: true, arch: 'cpu', note: 'no GPU on this host: arch cpu' };
-    const candidates = [silicon.archTarget, silicon.smArch?.replace(/^sm_/, '')].filter((a): a is string => !!a);
+    const candidates = [...new Set([hostArchKey(silicon), silicon.archTarget].filter((a): a is string => !!a && a !== 'gpu'))];
     const hit = candidates.find((a) => a in recipe.archs);
     if (hit) return { ok: true, arch: hit, note: `arch ${hit} from the host's ${describe(silicon)}` };
     return { ok: true, arch: 'cpu', note: `recipe '${recipe.name}' has no build for this host's ${candidates.join('/')}; running arch cpu — pass --arch to claim a device build` };

@@ -2,8 +2,9 @@ import { buildRecipe } from '../build/build.js';
 import { featureParserFor } from '../build/features.js';
 import type { BuildRecord } from '../build/types.js';
 import { loadRecipe } from '../config/load.js';
-import { resolveProfile } from '../profiles/registry.js';
-import type { ExitClass } from '../errors.js';
+import { resolveProfile } from '../config/profiles.js';
+import type { ExitClass } from '../verdict/words.js';
+import { buildExitClass } from '../build/diagnose.js';
 import { NhGateError } from '../errors.js';
 import type { GateDeps } from './deps.js';
 import { checkArch } from './arch.js';
@@ -15,6 +16,12 @@ export interface BuildCommandOptions {
   jobs: number;
   // Flags whose requiresCells must be ENABLED too (the arm you intend to run).
   flags?: string[] | undefined;
+}
+
+// What a failed build prints on screen: its error lines (or, when none is recognisable, its last lines).
+export function failureLines(rec: BuildRecord): string[] {
+  const shown = rec.cause.length ? rec.cause : (rec.build?.lastLines ?? rec.configure?.lastLines ?? []);
+  return shown.map((l) => `  | ${l}`);
 }
 
 // nh-gate build: the arch claim checked, probes, configure, feature cells, build, output hashes.
@@ -43,9 +50,10 @@ export async function runBuild(o: BuildCommandOptions, deps: GateDeps): Promise<
     ...rec.cells.map((c) => `  cell ${c.name}: ${c.detail}${rec.requiredCells.includes(c.name) ? ' (required)' : ''}`),
     ...(rec.build ? [`build: ${rec.build.end} in ${rec.build.durationS.toFixed(1)} s; ${rec.noWork ? 'nothing to rebuild (ninja: no work to do)' : `${rec.stepsRun} step(s) run`}; compile errors ${rec.compileErrors}; ENOSPC hits ${rec.enospcHits}`] : []),
     ...rec.outputs.map((x) => `  ${x.path}: ${x.sha256 ?? 'MISSING'}`),
-    ...(rec.verdict === 'BUILT' ? [] : [...(rec.build?.lastLines ?? rec.configure?.lastLines ?? []).map((l) => `  | ${l}`)]),
+    ...(rec.verdict === 'BUILT' ? [] : failureLines(rec)),
     `${rec.verdict}${rec.voidReason ? ` (${rec.voidReason})` : ''}: ${rec.message}`,
+    ...(rec.prerequisite ? [`  fix: ${rec.prerequisite.fix}`] : []),
   ];
-  const exitClass: ExitClass = rec.verdict === 'BUILT' ? 'passed' : rec.verdict === 'FAILED' ? 'failed' : 'void';
+  const exitClass: ExitClass = buildExitClass(rec);
   return { record: rec, exitClass, lines };
 }

@@ -113,7 +113,7 @@ export function compareArms(c: CompareInput): ComparisonResult {
     verdict = supported
       ? { word: 'SUPPORTED', text: `${iv} lies entirely within the criterion ${crit}` }
       : refuted
-        ? { word: 'REFUTED', text: `${iv} lies entirely outside the criterion ${crit}: the effect is smaller than pre-registered` }
+        ? { word: 'REFUTED', text: `${iv} lies entirely outside the criterion ${crit}: ${(faster ? ci.lo > 1 : ci.hi < 1) ? `the effect is opposite in direction (arm ${numerator} is ${faster ? 'slower' : 'less busy'}, not ${faster ? 'faster' : 'busier'})` : 'the effect is smaller than pre-registered'}` }
         : { word: 'UNRESOLVED', text: `${iv} straddles the criterion ${crit}` };
   }
   return { metric: c.metric, numerator, ci, ratio, spreads, counterDiff, armsDiffered, verdict };

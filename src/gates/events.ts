@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { EngineEventSchema } from '../config/events.js';
+import { parseJsonl } from '../io/jsonl.js';
 
 // The engine's --events stream, read after the leg (the boundary: each line validated with zod).
 export interface ModeEvents {
@@ -39,21 +40,9 @@ export function readEngineEvents(path: string): EngineEvents {
   } catch {
     return { ...out, missing: true };
   }
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      out.garbage += 1;
-      continue;
-    }
-    const r = EngineEventSchema.safeParse(json);
-    if (!r.success) {
-      out.garbage += 1;
-      continue;
-    }
-    const e = r.data;
+  const { records, garbage } = parseJsonl(text, EngineEventSchema);
+  out.garbage = garbage.length;
+  for (const e of records) {
     switch (e.event) {
       case 'load_end':
         out.loadEndNs = BigInt(e.tNs);

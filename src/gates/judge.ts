@@ -5,7 +5,12 @@ import { describeEnd, lastLines } from '../exec/types.js';
 import { monoS } from '../exec/clock.js';
 import { perOutputToken } from '../quantity/perToken.js';
 import { busyFromSamples, type UtilPoint } from '../quantity/busy.js';
+import { activityFromGpm, type GpmPoint } from '../quantity/activity.js';
+import { clocksOverWindow, describeClocks, type ClockPoint } from '../quantity/clocks.js';
 import { refused } from '../quantity/make.js';
+import { reason, formatReason, type Reason } from '../verdict/reasons.js';
+import { isPass, type TokenWord } from '../verdict/words.js';
+import { decodeWindowOf } from './window.js';
 import type { Quantity } from '../quantity/types.js';
 import type { Silicon } from '../silicon/types.js';
 import type { LegRecord, TokenJudgement } from '../results/types.js';
@@ -22,12 +27,12 @@ export interface LegObservation extends Pick<LegRecord, 'index' | 'arm' | 'label
   golden: Golden;
   // The leg claims device execution (a device-arm flag on): reference-tier lines void it.
   deviceClaim: boolean;
-  busy: { util: UtilPoint[]; nominalPeriodS: number | null; backend: string | null; note: string | null; foreignPids: number[]; contentionChecked: boolean } | null;
+  busy: { util: UtilPoint[]; nominalPeriodS: number | null; backend: string | null; note: string | null; foreignPids: number[]; contentionChecked: boolean; gpm?: GpmPoint[]; clocks?: ClockPoint[]; gpmStatus?: string | null } | null;
+  // The gate asks that a leg whose clocks were held down (power, thermal, hardware slowdown) be VOID (THROTTLED).
+  voidIfThrottled?: boolean;
   silicon: Silicon | null;
   files: { log: string; events: string | null; samples: string | null };
 }
-
-const PASS = new Set(['STRICT PASS', 'NEAR-TIE PASS']);
 
 function rel(o: LegObservation, tS: number | null): number | null {
   return tS === null ? null : tS - monoS(o.originNs);
@@ -36,50 +41,57 @@ function rel(o: LegObservation, tS: number | null): number | null {
 // Harness tokens, window, per-token (harness clock and engine clock), busy, counters and the leg verdict.
 export function judgeLeg(o: LegObservation): LegRecord {
   const { run, report } = o;
-  const voidReasons: string[] = [];
+  const voidReasons: Reason[] = [];
   const modeEvents = o.events && !o.events.missing ? o.events.modes.get(o.mode) : undefined;
   const tokens: TokenJudgement = modeEvents
     ? judgeFromEvents(o.golden, o.mode, modeEvents.tokens, modeEvents.promptTokenCounts)
     : judgeFromRows(o.golden, o.mode, report.prompts.filter((r) => r.block <= 0));
   const check = crossCheck(tokens, report, run.exitCode, 0);
 
-  // Decode window on the harness clock: load-complete line arrival → arrival of the last prompt row.
-  const block = report.tokenMatch[0];
+  // The decode window on the harness clock, by the one rule analyze uses too.
+  const dw = decodeWindowOf(report, o.mode);
   const loadTS = report.load?.tS ?? null;
-  const lastRowS = block ? block.rowTotals.lastRowS : report.openRows.lastRowS;
-  const window = loadTS !== null && lastRowS !== null ? { startS: loadTS, endS: lastRowS, source: 'load line → last prompt row (arrival, harness clock)' } : null;
+  const window = dw.window ? { ...dw.window, source: dw.source } : null;
   const engineWindow = o.events?.loadEndNs != null && modeEvents && modeEvents.tokenNs.length > 0
     ? { startS: monoS(o.events.loadEndNs), endS: monoS(modeEvents.tokenNs[modeEvents.tokenNs.length - 1]!) }
     : null;
 
   const refusing = report.verdicts.find((v) => v.kind === 'REFUSING');
-  if (run.spawnError) voidReasons.push(`CRASHED: the driver could not start (${run.spawnError})`);
-  else if (run.timedOut) voidReasons.push(`TIMEOUT: the driver ran past its limit; its process tree was killed`);
-  else if (run.interrupted) voidReasons.push('PARTIAL: interrupted (Ctrl-C) before the leg finished');
-  else if (run.signal) voidReasons.push(`CRASHED: the driver was killed by ${run.signal}`);
+  if (run.spawnError) voidReasons.push(reason('CRASHED', `the driver could not start (${run.spawnError})`));
+  else if (run.timedOut) voidReasons.push(reason('TIMEOUT', 'the driver ran past its limit; its process tree was killed'));
+  else if (run.interrupted) voidReasons.push(reason('PARTIAL', 'interrupted (Ctrl-C) before the leg finished'));
+  else if (run.signal) voidReasons.push(reason('CRASHED', `the driver was killed by ${run.signal}`));
   else if ((run.exitCode !== null && ![0, 1, 2, 3, 4].includes(run.exitCode)) || (run.exitCode === 2 && !refusing)) {
-    voidReasons.push(`CRASHED: the driver exited ${run.exitCode}, which is not one of its verdict codes`);
+    voidReasons.push(reason('CRASHED', `the driver exited ${run.exitCode}, which is not one of its verdict codes`));
   }
-  if (refusing) voidReasons.push(`REFUSED by the engine: ${refusing.detail}`);
-  if (o.deviceClaim && report.referenceTier.count > 0) voidReasons.push(`REFERENCE_TIER: ${report.referenceTier.count} reference-tier line(s) on a device-arm claim — not a device result`);
-  if (o.busy && o.busy.foreignPids.length > 0) voidReasons.push(`CONTENDED: compute process(es) not ours on the GPU: pid ${o.busy.foreignPids.join(', ')}`);
+  if (refusing) voidReasons.push(reason('ENGINE_REFUSED', refusing.detail));
+  if (o.deviceClaim && report.referenceTier.count > 0) voidReasons.push(reason('REFERENCE_TIER', `${report.referenceTier.count} reference-tier line(s) on a device-arm claim — not a device result`));
+  if (o.busy && o.busy.foreignPids.length > 0) voidReasons.push(reason('CONTENDED', `compute process(es) not ours on the GPU: pid ${o.busy.foreignPids.join(', ')}`));
   if (tokens.word === 'VOID') voidReasons.push(...tokens.reasons);
+  const clockFigs = o.busy?.clocks ? clocksOverWindow(o.busy.clocks, window ? { startS: window.startS, endS: window.endS } : null, o.silicon) : null;
+  if (clockFigs?.throttled && o.voidIfThrottled) voidReasons.push(reason('THROTTLED', `clock-event reason(s) ${clockFigs.throttleReasons.join(', ')} during the decode window — the gate voids a throttled leg`));
 
-  let verdict: string = tokens.word;
+  let verdict: TokenWord = tokens.word;
   if (voidReasons.length > 0) verdict = 'VOID';
   else if (!check.agree) verdict = 'DIVERGENCE';
 
   const quantities: Record<string, Quantity> = {};
-  const matchedForSpeed = PASS.has(tokens.word) ? tokens.compared : tokens.matched;
-  const firstVoid = voidReasons[0];
-  const voidCode = firstVoid ? (/^([A-Z_]+):/.exec(firstVoid)?.[1] ?? 'PARTIAL') : null;
-  const speed = (name: string, windowS: number | null, missing: boolean): Quantity => {
-    if (voidCode && voidCode !== 'CONTENDED') return refused(name, (['TIMEOUT', 'CRASHED', 'REFERENCE_TIER', 'PARTIAL', 'WRONG_TOKENS'].includes(voidCode) ? voidCode : 'PARTIAL') as 'PARTIAL', `the leg is void (${firstVoid}) — no speed is taken from it`);
-    const q = perOutputToken({ decodeWindowS: windowS, tokensCompared: tokens.compared, loadS: report.load?.loadS ?? o.events?.loadS ?? null, tokensMatched: matchedForSpeed, ...(missing ? { windowMissing: 'load-line-absent' as const } : {}), silicon: o.silicon });
+  const matchedForSpeed = isPass(tokens.word) ? tokens.compared : tokens.matched;
+  const firstVoid = voidReasons.find((v) => v.code !== 'CONTENDED');
+  const speed = (name: string, windowS: number | null, missing: typeof dw.missing): Quantity => {
+    if (firstVoid) {
+      const code = (['TIMEOUT', 'CRASHED', 'REFERENCE_TIER', 'PARTIAL', 'WRONG_TOKENS', 'THROTTLED'] as const).find((c) => c === firstVoid.code) ?? 'PARTIAL';
+      return refused(name, code, `the leg is void (${formatReason(firstVoid)}) — no speed is taken from it`);
+    }
+    if (missing && !missing.windowMissing) return refused(name, missing.code, missing.why);
+    const q = perOutputToken({ decodeWindowS: windowS, tokensCompared: tokens.compared, loadS: report.load?.loadS ?? o.events?.loadS ?? null, tokensMatched: matchedForSpeed, ...(missing?.windowMissing ? { windowMissing: missing.windowMissing } : {}), silicon: o.silicon });
     return { ...q, name };
   };
-  quantities.perOutputToken = speed('per output token', window ? window.endS - window.startS : null, window === null);
-  if (o.events && !o.events.missing) quantities.perOutputTokenEngine = speed('per output token (engine event clock)', engineWindow ? engineWindow.endS - engineWindow.startS : null, engineWindow === null);
+  quantities.perOutputToken = speed('per output token', window ? window.endS - window.startS : null, dw.missing);
+  if (o.events && !o.events.missing) {
+    const engineMissing = o.mode === 'fresh-prefill' ? dw.missing : engineWindow === null ? { code: 'WINDOW_UNKNOWN' as const, why: 'no load event or no token events', windowMissing: 'load-line-absent' as const } : null;
+    quantities.perOutputTokenEngine = speed('per output token (engine event clock)', engineWindow ? engineWindow.endS - engineWindow.startS : null, engineMissing);
+  }
 
   let samplerNote = o.busy?.note ?? null;
   if (o.busy) {
@@ -88,6 +100,15 @@ export function judgeLeg(o: LegObservation): LegRecord {
       ? refused(figs.timeWeighted.name, 'CONTENDED', `a compute process that is not ours (pid ${o.busy.foreignPids.join(', ')}) used the GPU — the busy figure is not this leg's`)
       : figs.timeWeighted;
     quantities.busyShare = figs.nonzeroShare;
+    // Beside driver busy (a kernel was running), what the SMs did: GPM over the same window.
+    const act = activityFromGpm(o.busy.gpm ?? [], window ? { startS: window.startS, endS: window.endS } : null, { gpmStatus: o.busy.gpmStatus ?? null, silicon: o.silicon });
+    quantities.smUtil = act.smUtil;
+    quantities.smOccupancy = act.smOccupancy;
+    quantities.dramBwUtil = act.dramBwUtil;
+    if (clockFigs) {
+      quantities.smClockMin = clockFigs.smClockMin;
+      quantities.smClockMedian = clockFigs.smClockMedian;
+    }
   } else samplerNote = samplerNote ?? 'no GPU on this host — busy not sampled';
 
   const counters: Record<string, number> = {};
@@ -109,5 +130,6 @@ export function judgeLeg(o: LegObservation): LegRecord {
     counters, counterRecords: records.length,
     contention: { foreignPids: o.busy?.foreignPids ?? [], checked: o.busy?.contentionChecked ?? false, note: o.busy ? (o.busy.contentionChecked ? 'compute processes checked before and during the leg' : 'compute processes could not be listed') : 'no GPU' },
     quantities, verdict, voidReasons,
+    ...(clockFigs ? { clocks: { throttled: clockFigs.throttled, throttleReasons: clockFigs.throttleReasons, reasons: clockFigs.reasons, samples: clockFigs.samples, line: describeClocks(clockFigs) } } : {}),
   };
 }

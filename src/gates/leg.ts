@@ -7,16 +7,20 @@ import type { Silicon } from '../silicon/types.js';
 import type { PlannedLeg } from '../plan/plan.js';
 import { createDriverReader } from '../profiles/reader.js';
 import { expandArgv, type TemplateVars } from '../build/template.js';
-import { sha256File } from '../build/hash.js';
+import { sha256File } from '../io/hash.js';
 import { monoS } from '../exec/clock.js';
 import { readSamplesFile } from '../config/load.js';
-import { writeAtomic } from '../results/write.js';
+import { writeAtomic } from '../io/atomic.js';
 import type { LegRecord } from '../results/types.js';
 import type { TimelineInput, AbLegPoint } from '../report/plots.js';
 import type { GateDeps } from './deps.js';
 import { interTokenS, readEngineEvents } from './events.js';
 import { judgeLeg } from './judge.js';
-import { formatTimedLine } from '../profiles/timed.js';
+import { arrivalS, formatTimedLine } from '../profiles/timed.js';
+import { legHeaderLine, legTrailerLine } from '../results/legLog.js';
+import { basename, resolve } from 'node:path';
+import type { GpmPoint } from '../quantity/activity.js';
+import type { ClockPoint } from '../quantity/clocks.js';
 
 // What every leg of a series shares.
 export interface LegContext {
@@ -32,6 +36,8 @@ export interface LegContext {
   silicon: Silicon;
   // Sample the GPU (a GPU is present and the arch is a device arch).
   sampleGpu: boolean;
+  // The gate's voidIfThrottled: a leg with a slowdown clock-event reason in its window is VOID (THROTTLED).
+  voidIfThrottled?: boolean;
   deviceIndex: number;
   timeoutS: number;
   signal: AbortSignal;
@@ -45,6 +51,11 @@ export interface LegOutcome {
 
 function legName(p: PlannedLeg): string {
   return `leg-${String(p.index + 1).padStart(2, '0')}-${p.arm === 'single' ? p.mode : p.arm}`;
+}
+
+// The recipe's profile as a later reader finds it: a built-in name, or the profile file's absolute path.
+function profileRef(ref: string, root: string): string {
+  return ref.includes('/') || ref.endsWith('.json') ? resolve(root, ref) : ref;
 }
 
 // Whether this leg's environment turns on a flag that claims device execution.
@@ -95,19 +106,25 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   ctx.deps.progress(`[nh-gate] leg ${planned.index + 1}: ${planned.label}`);
   const run = await ctx.deps.exec.run(
     { argv, env: planned.env, timeoutS: ctx.timeoutS, killGraceMs: 2000 },
-    { signal: ctx.signal, onLine: (l) => reader.push(l.text, monoS(l.tNs)) },
+    { signal: ctx.signal, onLine: (l) => reader.push(l.text, arrivalS(l.tNs)) },
   );
   const stopped = sampler ? await sampler.stop() : null;
-  // The leg log in CORE's timed format ("<monotonic s>\t<line>"), so `nh-gate analyze --log` rebuilds the window.
-  writeAtomic(join(ctx.runDir, logRel), run.lines.map((l) => formatTimedLine(monoS(l.tNs), l.text)).join('\n') + (run.lines.length ? '\n' : ''));
+  const claim = deviceClaim(ctx.recipe, planned.env);
 
   let util: Array<{ tS: number; gpuPct: number; periodS?: number }> = [];
+  const gpm: GpmPoint[] = [];
+  const clocks: ClockPoint[] = [];
+  let gpmStatus: string | null = null;
   let nominalPeriodS: number | null = null;
   if (stopped?.samplesPath) {
     const file = await readSamplesFile(stopped.samplesPath);
     nominalPeriodS = file.header?.nominalPeriodMs ? file.header.nominalPeriodMs / 1000 : null;
+    const status = file.header?.sampler?.['gpmStatus'];
+    gpmStatus = typeof status === 'string' ? status : null;
     for (const s of file.samples) {
       if (s.kind === 'util') util.push(s.periodS !== undefined ? { tS: s.tS, gpuPct: s.gpuPct, periodS: s.periodS } : { tS: s.tS, gpuPct: s.gpuPct });
+      if (s.kind === 'gpm') gpm.push(s);
+      if (s.kind === 'clock') clocks.push({ tS: s.tS, smMHz: s.smMHz, eventReasons: s.eventReasons });
       if (s.kind === 'procs') {
         contentionChecked = true;
         for (const pid of s.pids) if (pid !== run.pid) foreign.add(pid);
@@ -116,6 +133,14 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     if (stopped.errors.length) samplerNote = `${samplerNote ? samplerNote + '; ' : ''}sampler errors: ${stopped.errors.join('; ')}`;
   }
   if (run.pid !== null) foreign.delete(run.pid);
+  // The leg log in timed format ("<monotonic s>\t<line>") between a header (what the leg was) and a trailer
+  // (how the driver ended), so `nh-gate analyze --log` re-judges it exactly as here.
+  const header = legHeaderLine({
+    schemaVersion: 1, profile: profileRef(ctx.recipe.profile, ctx.vars.root ?? '.'), recipe: ctx.recipe.name, mode: planned.mode, golden: ctx.goldenPath,
+    events: eventsPath ? basename(eventsPath) : null, deviceClaim: claim, index: planned.index, arm: planned.arm, label: planned.label,
+  });
+  const trailer = legTrailerLine({ exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, interrupted: run.interrupted, spawnError: run.spawnError, foreignPids: [...foreign] });
+  writeAtomic(join(ctx.runDir, logRel), [header, ...run.lines.map((l) => formatTimedLine(arrivalS(l.tNs), l.text)), trailer].join('\n') + '\n');
 
   const events = eventsPath ? readEngineEvents(eventsPath) : null;
   const report = reader.report();
@@ -123,8 +148,9 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     index: planned.index, arm: planned.arm, label: planned.label, mode: planned.mode,
     flagEnv: Object.fromEntries(Object.values(ctx.recipe.flags).filter((f) => f.env in planned.env).map((f) => [f.env, planned.env[f.env]!])),
     binarySha256, run, originNs: ctx.originNs, report, events, golden: ctx.golden,
-    deviceClaim: deviceClaim(ctx.recipe, planned.env),
-    busy: ctx.sampleGpu ? { util, nominalPeriodS, backend: stopped?.backend ?? null, note: samplerNote, foreignPids: [...foreign], contentionChecked } : null,
+    deviceClaim: claim,
+    busy: ctx.sampleGpu ? { util, nominalPeriodS, backend: stopped?.backend ?? null, note: samplerNote, foreignPids: [...foreign], contentionChecked, gpm, clocks, gpmStatus } : null,
+    voidIfThrottled: ctx.voidIfThrottled ?? false,
     silicon: ctx.silicon,
     files: { log: logRel, events: eventsRel, samples: stopped?.samplesPath ? samplesRel : null },
   });

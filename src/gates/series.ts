@@ -1,24 +1,32 @@
+import { TOOL } from '../version.js';
 import { join } from 'node:path';
 import { appendFileSync } from 'node:fs';
 import type { Plan } from '../plan/plan.js';
 import { describePlan } from '../plan/plan.js';
 import { buildRecipe, buildVars } from '../build/build.js';
 import { featureParserFor } from '../build/features.js';
+import { buildExitClass } from '../build/diagnose.js';
 import { expandArgv, expandString } from '../build/template.js';
 import { monoNs } from '../exec/clock.js';
+import { whichProgram } from '../exec/which.js';
 import { acquireLock, lockPath } from '../exec/lock.js';
 import { onInterrupt } from '../exec/interrupt.js';
 import { describeEnd, exitedCleanly, lastLines } from '../exec/types.js';
-import { createRunDir, writeAtomic } from '../results/write.js';
-import { saveRun, type PlotInputs } from '../results/save.js';
+import { createRunDir } from '../results/write.js';
+import { writeAtomic } from '../io/atomic.js';
+import { saveRun, type PlotInputs } from '../report/save.js';
 import { appendLedger } from '../results/ledger.js';
 import { RESULT_SCHEMA_VERSION, type RunResult, type VerdictRecord } from '../results/types.js';
 import { renderSummaryMd } from '../report/summary.js';
-import { NhGateError, type ExitClass } from '../errors.js';
+import { NhGateError } from '../errors.js';
+import type { ExitClass, VerdictWord } from '../verdict/words.js';
+import { formatReason, reason, type VoidCode } from '../verdict/reasons.js';
 import type { GateDeps } from './deps.js';
 import type { Inputs } from './setup.js';
 import { checkArch } from './arch.js';
 import { runLeg, type LegOutcome } from './leg.js';
+import { placeDriverGolden } from './driverGolden.js';
+import { requireCheckpoint } from './checkpoint.js';
 
 export interface SeriesOptions {
   command: 'a3' | 'ab';
@@ -46,8 +54,8 @@ export interface SeriesOutcome {
   exitClass: ExitClass;
 }
 
-function voidVerdict(word: string, reason: string, exitClass: ExitClass = 'void'): VerdictRecord {
-  return { word, exitClass, reasons: [reason] };
+function voidVerdict(code: VoidCode, message: string, word: VerdictWord = 'VOID', exitClass: ExitClass = 'void'): VerdictRecord {
+  return { word, exitClass, reasons: [formatReason(reason(code, message))] };
 }
 
 // options → silicon/arch → lock → build → prepare → legs (saved after each) → verdict → ledger.
@@ -69,15 +77,21 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   const silicon = await deps.detectSilicon();
   const arch = checkArch(o.archClaim, silicon, inputs.recipe);
   if (!arch.ok && arch.usage) throw new NhGateError('USAGE', arch.message, 'pass --arch cpu, 90, 90a, 121a, 110 … (the compute capability of the target GPU)');
+  if (arch.ok) requireCheckpoint(inputs.recipe, o.checkpoint);
   const runDir = createRunDir(o.resultsBase, o.gateName, now);
   const r: RunResult = {
-    schemaVersion: RESULT_SCHEMA_VERSION, tool: { name: 'nh-gate', version: '0.1.0' }, command: o.command, argv: o.argv,
+    schemaVersion: RESULT_SCHEMA_VERSION, tool: TOOL, command: o.command, argv: o.argv,
     runDir, startedAt: now.toISOString(), finishedAt: null, status: 'running',
     recipe: { name: inputs.recipe.name, path: inputs.recipePath },
     golden: { name: inputs.golden.name, revision: inputs.golden.checkpoint.revision, path: inputs.goldenPath },
     gate: inputs.gate ? { name: inputs.gate.gate.name, path: inputs.gate.path, sha256: inputs.gate.sha256, hypothesis: inputs.gate.gate.hypothesis ?? null } : null,
     arch: arch.arch, silicon, build: null, plan: null, legs: [], quantities: {}, comparison: null,
     verdict: { word: 'VOID', exitClass: 'void', reasons: ['not finished'] }, notes: [],
+  };
+  // The series' own notes; the gate's finalize adds its notes beside them on every call (never filtered by text).
+  const seriesNotes: string[] = [];
+  const apply = (f: ReturnType<SeriesOptions['finalize']>): void => {
+    Object.assign(r, { ...f, notes: [...seriesNotes, ...f.notes] });
   };
   const plots: PlotInputs = { timelines: [], ab: o.abPlotTitle ? { title: o.abPlotTitle, legs: [] } : null };
   const finish = async (status: RunResult['status']): Promise<SeriesOutcome> => {
@@ -91,15 +105,15 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   };
 
   if (!arch.ok) {
-    r.verdict = voidVerdict('VOID', `NO_SUCH_SILICON: ${arch.message}`);
+    r.verdict = voidVerdict('NO_SUCH_SILICON', arch.message);
     return finish('complete');
   }
-  if (arch.note) r.notes.push(arch.note);
+  if (arch.note) seriesNotes.push(arch.note);
   const plan = o.plan(arch.arch);
   r.plan = { text: describePlan(plan), order: plan.order, seed: plan.seed, legs: plan.legs.length };
 
   const lock = acquireLock(lockPath(), `nh-gate ${o.command} (${o.gateName})`);
-  if (lock.replacedStale) r.notes.push(`replaced a stale GPU lock left by pid ${lock.replacedStale.pid} (${lock.replacedStale.command})`);
+  if (lock.replacedStale) seriesNotes.push(`replaced a stale GPU lock left by pid ${lock.replacedStale.pid} (${lock.replacedStale.command})`);
   try {
     const jobs = o.jobs;
     const requiredForArms = new Set<string>();
@@ -115,45 +129,56 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     const { configure: _c, build: _b, probes: _p, ...buildRest } = b;
     r.build = { ...buildRest, logFile: 'build.log' };
     if (b.verdict !== 'BUILT') {
-      r.verdict = voidVerdict('VOID', `${b.voidReason ?? 'BUILD_FAILED'}: ${b.message}`);
+      const why = [b.message, ...b.cause.map((l) => `| ${l}`), ...(b.prerequisite ? [`fix: ${b.prerequisite.fix}`] : [])].join('\n  ');
+      r.verdict = voidVerdict(b.voidReason ?? 'BUILD_FAILED', why, 'VOID', buildExitClass(b));
       return await finish('complete');
     }
 
-    const vars = { ...buildVars(inputs.recipe, inputs.root, arch.arch, jobs), ...(o.checkpoint ? { checkpoint: o.checkpoint } : {}) };
+    const handed = placeDriverGolden(inputs.driverGolden, inputs.goldenPath, runDir);
+    if (handed.note) seriesNotes.push(handed.note);
+    // {golden} is known to prepare steps too, so a recipe can have its driver parse the golden before a long load.
+    const vars = { ...buildVars(inputs.recipe, inputs.root, arch.arch, jobs), golden: handed.path, ...(o.checkpoint ? { checkpoint: o.checkpoint } : {}) };
     for (const [i, argvT] of inputs.recipe.prepare.entries()) {
       const run = await deps.exec.run({ argv: expandArgv(argvT, vars, `recipe.prepare[${i}]`), cwd: inputs.root, timeoutS: 600 }, { signal: signal });
       if (!exitedCleanly(run)) {
-        r.verdict = voidVerdict('VOID', `prepare step ${i + 1} (${run.argv.join(' ')}) failed: ${describeEnd(run)}; last lines: ${lastLines(run, 5).join(' | ')}`);
+        r.verdict = voidVerdict('PREPARE_FAILED', `prepare step ${i + 1} (${run.argv.join(' ')}) failed: ${describeEnd(run)}; last lines: ${lastLines(run, 5).join(' | ')}`);
         return await finish('complete');
       }
     }
 
     const binaryPath = expandString(inputs.recipe.driver.binary, vars, 'recipe.driver.binary');
+    // A driver or binary that is not there is bad input (exit 2), named before the first leg, never a leg that "crashed".
+    const driver0 = expandArgv(inputs.recipe.driver.argv, vars, 'recipe.driver.argv')[0]!;
+    const absent = [driver0, binaryPath].find((p) => whichProgram(p, inputs.root) === null);
+    if (absent !== undefined) {
+      r.verdict = voidVerdict('MISSING_BINARY', `${absent} does not exist or is not executable (recipe ${inputs.recipePath ?? inputs.recipe.name}: ${absent === driver0 ? 'driver.argv[0]' : 'driver.binary'}) — fix the recipe's path, or check that the build makes it`, 'VOID', 'usage');
+      return await finish('complete');
+    }
     const outcomes: LegOutcome[] = [];
     const ctx = {
-      deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: inputs.goldenPath, vars,
-      binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', deviceIndex: 0,
+      deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: handed.path, vars,
+      binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', voidIfThrottled: inputs.gate?.gate.voidIfThrottled ?? false, deviceIndex: 0,
       timeoutS: o.timeoutS ?? inputs.recipe.driver.timeoutS, signal: signal,
     };
     for (const planned of plan.legs) {
       if (signal.aborted) break;
       const out = await runLeg(ctx, planned);
       if (out.record.process.interrupted) {
-        r.notes.push(`leg ${planned.index + 1} was interrupted and is not counted`);
+        seriesNotes.push(`leg ${planned.index + 1} was interrupted and is not counted`);
         break;
       }
       outcomes.push(out);
       r.legs = outcomes.map((x) => x.record);
       if (out.timeline) plots.timelines.push(out.timeline);
       if (plots.ab) plots.ab.legs.push(out.abPoint);
-      Object.assign(r, o.finalize(r, outcomes, false));
+      apply(o.finalize(r, outcomes, false));
       await saveRun(r, plots);
       if (o.stopWhen?.(outcomes)) break;
     }
     const interrupted = signal.aborted;
-    Object.assign(r, o.finalize(r, outcomes, !interrupted));
+    apply(o.finalize(r, outcomes, !interrupted));
     if (interrupted) {
-      r.verdict = { word: 'VOID', exitClass: 'void', reasons: [`PARTIAL: interrupted after ${outcomes.length} of ${plan.legs.length} leg(s); the finished legs are kept in ${runDir}`, ...r.verdict.reasons] };
+      r.verdict = { word: 'VOID', exitClass: 'void', reasons: [`${formatReason(reason('PARTIAL', `interrupted after ${outcomes.length} of ${plan.legs.length} leg(s); the finished legs are kept in ${runDir}`))}`, ...r.verdict.reasons] };
     }
     return await finish(interrupted ? 'interrupted' : 'complete');
   } finally {

@@ -5,8 +5,9 @@ import type { Gate } from '../config/gate.js';
 import type { Golden } from '../config/golden.js';
 import type { Profile } from '../profiles/types.js';
 import { loadGate, loadGolden, loadRecipe } from '../config/load.js';
-import { resolveProfile } from '../profiles/registry.js';
+import { resolveProfile } from '../config/profiles.js';
 import { NhGateError } from '../errors.js';
+import { driverGoldenFor, type DriverGolden } from './driverGolden.js';
 
 // The package root (where recipes/, goldens/, gates/ and native/ ship): two levels above this file,
 // the same from src/gates (tests) and dist/gates (the CLI).
@@ -32,6 +33,8 @@ export interface Inputs {
   profile: Profile;
   golden: Golden;
   goldenPath: string;
+  // The file the driver reads for the golden, in the format its recipe declares.
+  driverGolden: DriverGolden;
   gate: { gate: Gate; path: string; sha256: string } | null;
   flag: string | null;
 }
@@ -79,5 +82,6 @@ export function loadInputs(refs: InputRefs, cwd = process.cwd()): Inputs {
       throw new NhGateError('UNKNOWN_FLAG', `flag '${flag}' is not declared by recipe '${recipe.name}' (${recipePath})`, known.length ? `use one of: ${known.join(', ')}` : 'this recipe declares no flags');
     }
   }
-  return { recipe, recipePath, root, profile, golden, goldenPath, gate, flag };
+  const driverGolden = driverGoldenFor(recipe, golden, goldenPath);
+  return { recipe, recipePath, root, profile, golden, goldenPath, driverGolden, gate, flag };
 }

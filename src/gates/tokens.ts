@@ -1,6 +1,7 @@
 import type { Golden } from '../config/golden.js';
 import type { PromptRow } from '../profiles/types.js';
 import type { PromptJudgement, TokenJudgement } from '../results/types.js';
+import { reason, type Reason } from '../verdict/reasons.js';
 
 // The harness's own token comparison against the golden (the engine's verdict is only cross-checked).
 
@@ -33,7 +34,7 @@ function classify(golden: Golden, gp: Golden['prompts'][number], got: number[] |
   return { prompt: gp.id, goldenWidth: width, generated, compared, matched, status, firstMismatch, got, exp };
 }
 
-function word(prompts: PromptJudgement[], reasons: string[]): TokenJudgement['word'] {
+function word(prompts: PromptJudgement[], reasons: Reason[]): TokenJudgement['word'] {
   if (reasons.length > 0) return 'VOID';
   if (prompts.some((p) => p.status === 'divergence')) return 'DIVERGENCE';
   if (prompts.some((p) => p.status === 'short')) return 'SHORT';
@@ -42,9 +43,9 @@ function word(prompts: PromptJudgement[], reasons: string[]): TokenJudgement['wo
   return 'STRICT PASS';
 }
 
-function totals(source: TokenJudgement['source'], mode: string, prompts: PromptJudgement[], reasons: string[]): TokenJudgement {
+function totals(source: TokenJudgement['source'], mode: string, prompts: PromptJudgement[], reasons: Reason[]): TokenJudgement {
   const compared = prompts.reduce((s, p) => s + p.compared, 0);
-  if (compared === 0 && reasons.length === 0) reasons.push('zero tokens compared — there is nothing to judge');
+  if (compared === 0 && reasons.length === 0) reasons.push(reason('NO_TOKENS', 'zero tokens compared — there is nothing to judge'));
   return {
     source, mode, prompts, compared,
     matched: prompts.reduce((s, p) => s + p.matched, 0),
@@ -58,11 +59,11 @@ function totals(source: TokenJudgement['source'], mode: string, prompts: PromptJ
 // From the events file's token events: every position compared, the first mismatch as got/exp,
 // a near-tie only where the golden licenses it and its margin at that position is within the licence.
 export function judgeFromEvents(golden: Golden, mode: string, tokens: Map<number, number[]>, promptTokenCounts: Map<number, number>): TokenJudgement {
-  const reasons: string[] = [];
+  const reasons: Reason[] = [];
   for (const [id, n] of promptTokenCounts) {
     const gp = golden.prompts.find((p) => p.id === id);
-    if (!gp) reasons.push(`the engine ran prompt ${id}, which golden ${golden.name} does not have`);
-    else if (gp.promptTokens.length !== n) reasons.push(`prompt ${id}: the engine ran ${n} prompt tokens, golden ${golden.name} has ${gp.promptTokens.length} — the golden's prompts differ from what ran`);
+    if (!gp) reasons.push(reason('GOLDEN_MISMATCH', `the engine ran prompt ${id}, which golden ${golden.name} does not have`));
+    else if (gp.promptTokens.length !== n) reasons.push(reason('GOLDEN_MISMATCH', `prompt ${id}: the engine ran ${n} prompt tokens, golden ${golden.name} has ${gp.promptTokens.length} — the golden's prompts differ from what ran`));
   }
   const prompts = golden.prompts.map((gp) => classify(golden, gp, tokens.get(gp.id) ?? [], null));
   return totals('events', mode, prompts, reasons);
@@ -76,7 +77,7 @@ function parseIds(s: string | null): number[] | null {
 
 // From the printed rows (no events file): counts per prompt, positions only where got/exp were printed.
 export function judgeFromRows(golden: Golden, mode: string, rows: PromptRow[]): TokenJudgement {
-  const reasons: string[] = [];
+  const reasons: Reason[] = [];
   const prompts: PromptJudgement[] = [];
   for (const gp of golden.prompts) {
     const row = rows.find((r) => r.prompt === gp.id);
@@ -85,11 +86,11 @@ export function judgeFromRows(golden: Golden, mode: string, rows: PromptRow[]): 
       continue;
     }
     if (row.promptTokens !== null && row.promptTokens !== gp.promptTokens.length) {
-      reasons.push(`prompt ${gp.id}: the engine ran ${row.promptTokens} prompt tokens, golden ${golden.name} has ${gp.promptTokens.length} — the golden's prompts differ from what ran`);
+      reasons.push(reason('GOLDEN_MISMATCH', `prompt ${gp.id}: the engine ran ${row.promptTokens} prompt tokens, golden ${golden.name} has ${gp.promptTokens.length} — the golden's prompts differ from what ran`));
     }
     const got = parseIds(row.got);
     prompts.push(classify(golden, gp, got, { generated: row.generated ?? 0, compared: row.compared ?? 0, matched: row.matched ?? 0 }));
   }
-  for (const r of rows) if (!golden.prompts.some((p) => p.id === r.prompt)) reasons.push(`the engine ran prompt ${r.prompt}, which golden ${golden.name} does not have`);
+  for (const r of rows) if (!golden.prompts.some((p) => p.id === r.prompt)) reasons.push(reason('GOLDEN_MISMATCH', `the engine ran prompt ${r.prompt}, which golden ${golden.name} does not have`));
   return totals('printed rows', mode, prompts, reasons);
 }

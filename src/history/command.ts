@@ -3,7 +3,7 @@ import type { ExitClass } from '../errors.js';
 import { NhGateError } from '../errors.js';
 import { ledgerPath } from '../results/ledger.js';
 import { readLedger } from '../results/ledgerRead.js';
-import { writeAtomic } from '../results/write.js';
+import { writeAtomic } from '../io/atomic.js';
 import { renderSvg } from '../report/plots.js';
 import { historyLines, historyReport, type HistoryReport } from './report.js';
 import { historySpec, PLOT_MAX_POINTS } from './plot.js';

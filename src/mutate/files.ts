@@ -1,22 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { sha256 } from '../io/hash.js';
+import { sha256FileSync as fileSha } from '../io/hash.js';
 import { dirname, join, relative, sep } from 'node:path';
 
 // File effects of the mutation gate: hashing, writes that always move mtime forward, tree sync.
 
-// sha256 of bytes, hex.
-export function sha256(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
-// sha256 of a file, or null when it does not exist (a build that produced nothing).
-export function fileSha(path: string): string | null {
-  try {
-    return sha256(readFileSync(path));
-  } catch {
-    return null;
-  }
-}
+// The hashing and atomic-write helpers are the shared ones (src/io), named as the mutate code reads them.
+export { sha256, sha256FileSync as fileSha } from '../io/hash.js';
+export { writeAtomic } from '../io/atomic.js';
 
 // Writes text and stamps an mtime strictly later than the file's previous one: ninja and make key on
 // mtime, and a restored file older than its object silently keeps the mutant's object in the binary.
@@ -32,14 +24,6 @@ export function writeFresh(path: string, text: string | Buffer): void {
   const nowMs = Date.now();
   const stampMs = Math.max(nowMs, prevMs + 1000);
   utimesSync(path, stampMs / 1000, stampMs / 1000);
-}
-
-// Writes a result file atomically (temp + rename), so a reader never sees half a report.
-export function writeAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
 }
 
 // Every regular file under root, as sorted '/'-separated relative paths, skipping excluded dirs.

@@ -11,7 +11,9 @@ import { Journal, recoverJournal, type Recovery } from './journal.js';
 import { planMutants, selectMutants } from './plan.js';
 import { suiteKey, treeLayout, type StepOptions } from './steps.js';
 import { buildVars } from '../build/build.js';
-import { resolveProfile } from '../profiles/registry.js';
+import { diagnoseFailure } from '../build/diagnose.js';
+import { NhGateError } from '../errors.js';
+import { resolveProfile } from '../config/profiles.js';
 import type { MutantResult, SourceSpan, SuiteRun, TreeBaseline, VoidReason } from './types.js';
 import { judgeBaseline, judgeMutant, matchesExpectation, rowClass, runClass, type Judgement, type MutantMeasure } from './verdict.js';
 import { baselineSuite, buildBaseline, runMutant, type RebuildMode, type Worker } from './worker.js';
@@ -108,6 +110,12 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
     const suites = [...new Set(runnable.map((p) => p.mutation.suite))];
     let baselineFailure: string | null = null;
     const builds = await Promise.all(workers.map((w) => buildBaseline(w, suites)));
+    for (const b of builds) {
+      const d = b.build.exitCode !== 0 ? diagnoseFailure(o.recipe, b.build.tail) : null;
+      if (d?.prerequisite) {
+        throw new NhGateError('MISSING_PREREQUISITE', `the suites of recipe '${o.recipe.name}' need ${d.prerequisite.name}, which the configure did not find: ${d.cause.join(' | ')}`, d.prerequisite.fix);
+      }
+    }
     builds.forEach((b, k) => {
       const w = workers[k]!;
       const missing = suites.filter((s) => b.binarySha[s] === null);

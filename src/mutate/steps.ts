@@ -31,12 +31,13 @@ export interface StepOptions {
 // The layout of tree k under a workspace, from the recipe's own path rules.
 export function treeLayout(recipe: Recipe, workspace: string, k: number, o: StepOptions): TreeLayout {
   const root = join(workspace, `tree-${k}`);
-  const v = buildVars(recipe, root, o.arch, o.buildJobs);
+  // {cwd} is the scratch tree's root too: a scratch build must never reach back into the user's tree.
+  const v = buildVars(recipe, root, o.arch, o.buildJobs, root);
   return { index: k, root, sourceDir: v.sourceDir!, buildDir: v.buildDir! };
 }
 
 function vars(recipe: Recipe, t: TreeLayout, o: StepOptions): TemplateVars {
-  return buildVars(recipe, t.root, o.arch, o.buildJobs);
+  return buildVars(recipe, t.root, o.arch, o.buildJobs, t.root);
 }
 
 function asBuild(runs: ProcessRun[]): BuildRun {
@@ -58,7 +59,7 @@ export async function buildTree(recipe: Recipe, t: TreeLayout, o: StepOptions, f
   const hooks = o.signal ? { signal: o.signal } : {};
   if (full) rmSync(t.buildDir, { recursive: true, force: true });
   if (!existsSync(join(t.buildDir, 'CMakeCache.txt'))) {
-    const argv = [...expandArgv(recipe.configure, v, 'recipe.configure'), ...expandArgv(recipe.archs[o.arch]?.configureArgv ?? [], v, `recipe.archs.${o.arch}.configureArgv`)];
+    const argv = [...expandArgv(recipe.configure, v, 'recipe.configure'), ...expandArgv(recipe.archs[o.arch]?.configureArgv ?? [], v, `recipe.archs.${o.arch}.configureArgv`), ...expandArgv(recipe.suiteConfigureArgv, v, 'recipe.suiteConfigureArgv')];
     const cfg = await runProcess({ argv, cwd: t.root, timeoutS: 600 }, hooks);
     runs.push(cfg);
     if (cfg.exitCode !== 0) return asBuild(runs);

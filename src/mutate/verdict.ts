@@ -1,6 +1,5 @@
 import type { Expectation, Mutation } from '../config/mutations.js';
-import { worstClass } from '../cli/exit.js';
-import type { ExitClass } from '../errors.js';
+import { worstClass, type ExitClass } from '../verdict/words.js';
 import type { SuiteRun, Verdict, VoidReason } from './types.js';
 
 // What one mutant's run measured, before any judgement.

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../io/hash.js';
 import { readFile } from 'node:fs/promises';
 import { NhGateError } from '../errors.js';
 import { CheckpointHeaderSchema, configProblem, expectedTensors } from './config.js';
@@ -28,9 +28,9 @@ export function dataStartOf(headerBytes: number): number {
 
 // Parses and validates an NHREFCK1 image: magic, header JSON, tensor names/shapes/bounds, optional pinned sha256.
 export function parseCheckpoint(bytes: Uint8Array, source: string, expectedSha256?: string): Checkpoint {
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  if (expectedSha256 !== undefined && expectedSha256.toLowerCase() !== sha256) {
-    throw bad(source, `content sha256 ${sha256} does not match the pinned ${expectedSha256}`, 'use the checkpoint the pin names, or regenerate it and review the new revision');
+  const sha = sha256(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  if (expectedSha256 !== undefined && expectedSha256.toLowerCase() !== sha) {
+    throw bad(source, `content sha256 ${sha} does not match the pinned ${expectedSha256}`, 'use the checkpoint the pin names, or regenerate it and review the new revision');
   }
   if (bytes.length < 12) throw bad(source, `file is ${bytes.length} bytes, shorter than magic + header length`);
   const magic = Buffer.from(bytes.subarray(0, 8)).toString('latin1');
@@ -75,7 +75,7 @@ export function parseCheckpoint(bytes: Uint8Array, source: string, expectedSha25
     tensors.set(t.name, { shape: t.shape, data });
   }
   for (const name of expected.keys()) if (!tensors.has(name)) throw bad(source, `tensor ${name} is missing`);
-  return { source, preset: header.preset, seed: header.seed, config: header.config, sha256, tensors };
+  return { source, preset: header.preset, seed: header.seed, config: header.config, sha256: sha, tensors };
 }
 
 // Thin file adapter around parseCheckpoint: an unreadable path is a named error, not a stack trace.

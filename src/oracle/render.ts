@@ -14,6 +14,7 @@ export function renderProvenance(g: Golden, path: string): string[] {
     `  engine config     recorded: ${g.engineConfigRecorded}`,
     `  near-tie          ${g.nearTie.licensed ? `licensed at margin <= ${g.nearTie.maxMarginNats} nats` : 'not licensed'}`,
     `  determinism       ${g.determinism ? `${g.determinism.runs} run(s), ${g.determinism.multiValuedCells} multi-valued cell(s)` : 'no evidence recorded'}`,
+    ...(g.source ? [`  source            ${g.source.format}: ${g.source.file} beside it, sha256 ${g.source.sha256} (imported from ${g.source.importedFrom})`] : []),
   ];
   for (const p of g.prompts) {
     lines.push(`  prompt ${p.id}: ${JSON.stringify(p.text ?? '')} prompt_tokens=${p.promptTokens.length} tokens=${p.tokens.length}`);

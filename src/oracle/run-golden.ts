@@ -15,7 +15,8 @@ import { diffGolden } from './diff.js';
 import { fileExists, readPromptsFile } from './io.js';
 import { DEFAULT_PROMPTS } from './prompts.js';
 import { renderEvidence, renderProvenance, renderSmallestMargins } from './render.js';
-import { acceptStaged, checkGoldenName, committedPath, readGoldenFile, serializeGolden, stagedPath, writeAtomic } from './store.js';
+import { acceptStaged, checkGoldenName, committedPath, readGoldenFile, serializeGolden, stagedPath } from './store.js';
+import { writeAtomic } from '../io/atomic.js';
 
 // Normalized options of `golden capture` (the CLI parses strings into these).
 export interface CaptureRequest {
@@ -71,11 +72,11 @@ export async function runCapture(req: CaptureRequest): Promise<ExitClass> {
   });
   const oracleS = (performance.now() - t0) / 1000;
   const staged = stagedPath(req.root, req.name);
-  await writeAtomic(staged, serializeGolden(golden));
+  writeAtomic(staged, serializeGolden(golden));
   const committed = await readGoldenFile(committedPath(req.root, req.name));
   const diff = diffGolden(committed, golden);
   if (req.json) {
-    say(JSON.stringify({ staged, committed: committedPath(req.root, req.name), changed: diff.changed, diff: diff.lines, evidence, oracleS, golden }));
+    say(JSON.stringify({ schemaVersion: 1, command: 'golden capture', staged, committed: committedPath(req.root, req.name), changed: diff.changed, diff: diff.lines, evidence, oracleS, golden }));
     return 'passed';
   }
   say(`[oracle] ${ORACLE.name} ${ORACLE.version}: ${prompts.length} prompt(s) x ${req.maxNew} tokens x ${req.runs} run(s) in ${oracleS.toFixed(2)} s`);
@@ -92,10 +93,14 @@ export async function runCapture(req: CaptureRequest): Promise<ExitClass> {
 
 // `golden accept <name>`: the only path by which goldens/<name>/golden.json changes.
 export async function runAccept(root: string, name: string, json: boolean): Promise<ExitClass> {
-  const { previous, accepted } = await acceptStaged(root, name);
+  const { previous, accepted, unchanged } = await acceptStaged(root, name);
   const diff = diffGolden(previous, accepted);
   if (json) {
-    say(JSON.stringify({ accepted: committedPath(root, name), changed: diff.changed, diff: diff.lines }));
+    say(JSON.stringify({ schemaVersion: 1, command: 'golden accept', accepted: committedPath(root, name), changed: !unchanged, diff: diff.lines }));
+    return 'passed';
+  }
+  if (unchanged) {
+    say(`UNCHANGED ${committedPath(root, name)}: the staged golden matches it (capture time and host aside); the committed file is kept byte for byte, staging cleared`);
     return 'passed';
   }
   for (const l of diff.lines) say(l);
@@ -112,7 +117,7 @@ export async function runShow(root: string, name: string, staged: boolean, json:
     throw new NhGateError('UNKNOWN_GOLDEN', `no ${staged ? 'staged' : 'committed'} golden ${name} (${path} does not exist)`, staged ? `run nh-gate golden capture --name ${name}` : `capture and accept it, or check the name under ${join(root, 'goldens')}`);
   }
   if (json) {
-    say(JSON.stringify({ path, golden: g }));
+    say(JSON.stringify({ schemaVersion: 1, command: 'golden show', path, golden: g }));
     return 'passed';
   }
   for (const l of [...renderProvenance(g, path), ...renderSmallestMargins(g, top)]) say(l);

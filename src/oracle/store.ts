@@ -1,9 +1,12 @@
-import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { diffGolden } from './diff.js';
+import { access, readFile, rm } from 'node:fs/promises';
+import { writeAtomic } from '../io/atomic.js';
 import { dirname, join } from 'node:path';
 import { GoldenSchema } from '../config/golden.js';
 import type { Golden } from '../config/golden.js';
 import { NhGateError } from '../errors.js';
 import { parseJsonFile } from '../config/load.js';
+import { sha256 } from '../io/hash.js';
 
 // Where a capture waits for review; never read by a gate.
 export function stagedPath(root: string, name: string): string {
@@ -38,16 +41,9 @@ export function serializeGolden(g: Golden): string {
   return JSON.stringify(g, null, 2) + '\n';
 }
 
-// Writes via a temp file and rename, so a reader never sees half a golden.
-export async function writeAtomic(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
-  await writeFile(tmp, text, 'utf8');
-  await rename(tmp, path);
-}
 
 // The only way a committed golden changes: the staged one (validated again) replaces it, and staging is cleared.
-export async function acceptStaged(root: string, name: string): Promise<{ previous: Golden | null; accepted: Golden }> {
+export async function acceptStaged(root: string, name: string): Promise<{ previous: Golden | null; accepted: Golden; unchanged: boolean }> {
   checkGoldenName(name);
   const staged = await readGoldenFile(stagedPath(root, name));
   if (!staged) {
@@ -57,7 +53,20 @@ export async function acceptStaged(root: string, name: string): Promise<{ previo
     throw new NhGateError('BAD_INPUT', `staged golden ${stagedPath(root, name)} is named ${JSON.stringify(staged.name)}, not ${JSON.stringify(name)}`, 'recapture it');
   }
   const previous = await readGoldenFile(committedPath(root, name));
-  await writeAtomic(committedPath(root, name), serializeGolden(staged));
+  // An unchanged golden keeps its committed bytes (capture time and host included): accepting it rewrites nothing.
+  const unchanged = previous !== null && !diffGolden(previous, staged).changed;
+  // An imported golden brings its original: it lands first (checked against the sha256 the import
+  // recorded), so a committed golden.json never names an original that is not there.
+  const originalOf = (dir: string): string => join(dirname(dir), 'oracle.json');
+  if (staged.source) {
+    const bytes = await readFile(originalOf(stagedPath(root, name))).catch(() => null);
+    if (!bytes || sha256(bytes) !== staged.source.sha256) {
+      throw new NhGateError('BAD_INPUT', `staged golden ${name}: its original ${originalOf(stagedPath(root, name))} is missing or not the file it was imported from`, 're-run nh-gate golden import, then accept');
+    }
+    writeAtomic(originalOf(committedPath(root, name)), bytes);
+  }
+  if (!unchanged) writeAtomic(committedPath(root, name), serializeGolden(staged));
+  if (!staged.source) await rm(originalOf(committedPath(root, name)), { force: true });
   await rm(dirname(stagedPath(root, name)), { recursive: true, force: true });
-  return { previous, accepted: staged };
+  return { previous, accepted: unchanged ? previous : staged, unchanged };
 }

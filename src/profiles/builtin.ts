@@ -19,7 +19,9 @@ function engineShapes(): LinePattern[] {
       role: 'counters',
       // Stryker disable next-line StringLiteral,ArrayDeclaration: hints only make matching faster (an empty one is equivalent)
       hint: 'ARM step',
-      regex: String.raw`^(?:{prefix}\s+)?(?<label>ARM step)\s+(?<fields>.*)$`,
+      // Behind any prefix: vllm.cpp prints its arm trace as `[NH-DIAG] ARM step T=1 nd=1 np=0 …`
+      // (scripts/nemotron-h-a2d1-gpu-gate.sh @ a7237f63), others under their own tag or a timestamp.
+      regex: String.raw`(?:^|[\s\]])(?<label>ARM step)\s+(?<fields>.*)$`,
       captures: { label: 'string', fields: 'kv' },
     },
     {
@@ -54,7 +56,7 @@ function engineShapes(): LinePattern[] {
       role: 'tokenMatch',
       // Stryker disable next-line StringLiteral,ArrayDeclaration: hints only make matching faster (an empty one is equivalent)
       hint: 'TOKEN MATCH',
-      regex: String.raw`^{prefix}\s+TOKEN MATCH:\s+(?<matched>\d+)/(?<compared>\d+)\s+over\s+(?<prompts>\d+)\s+prompt\(s\)\s+\(full rows=(?<fullRows>\d+),\s+short rows=(?<shortRows>\d+)(?:,\s+mode=(?<mode>[\w-]+))?\)`,
+      regex: String.raw`^{prefix}\s+TOKEN MATCH:\s+(?<matched>\d+)/(?<compared>\d+)\s+over\s+(?<prompts>\d+)\s+prompt\(s\)(?:\s+\(full rows=(?<fullRows>\d+),\s+short rows=(?<shortRows>\d+)(?:,\s+mode=(?<mode>[\w-]+))?\)|\s*$)`,
       captures: { matched: 'int', compared: 'int', prompts: 'int', fullRows: 'int', shortRows: 'int', mode: 'string' },
     },
     {

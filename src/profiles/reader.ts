@@ -118,8 +118,8 @@ export function createDriverReader(profile: Profile): DriverReader {
           matched: int(c.matched) ?? 0,
           compared: int(c.compared) ?? 0,
           prompts: int(c.prompts) ?? 0,
-          fullRows: int(c.fullRows) ?? 0,
-          shortRows: int(c.shortRows) ?? 0,
+          fullRows: int(c.fullRows),
+          shortRows: int(c.shortRows),
           startS: prev ? prev.tS : r.load ? r.load.tS : null,
           rowTotals: r.openRows,
         };

@@ -19,3 +19,9 @@ export function parseTimedLine(line: string): { tS: number | undefined; text: st
   }
   return { tS: Number(line.slice(0, tab)), text: line.slice(tab + 1) };
 }
+
+// A line's arrival time as a leg stores it: whole microseconds of the monotonic clock. The leg's reader
+// and its log both use this value, so a log read back gives the leg's own window to the last bit.
+export function arrivalS(tNs: bigint): number {
+  return Number(tNs / 1000n) / 1e6;
+}

@@ -87,8 +87,9 @@ export interface TokenMatchBlock extends TimedRef {
   matched: number;
   compared: number;
   prompts: number;
-  fullRows: number;
-  shortRows: number;
+  // null: the line omitted its "(full rows=…, short rows=…)" part (a terse build); not 0.
+  fullRows: number | null;
+  shortRows: number | null;
   startS: number | null; // arrival of the load line (first block) or of the previous block's line
   rowTotals: RowTotals;
 }

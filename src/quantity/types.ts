@@ -26,6 +26,9 @@ export const REFUSAL_CODES = [
   'PARTIAL',
   'PROBE_FAILED',
   'BUILD_FAILED',
+  'GPM_UNSUPPORTED',
+  'FEW_GPM_INTERVALS',
+  'THROTTLED',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 

@@ -1,12 +1,9 @@
+import { escapeXml } from '../io/xml.js';
+import { formatReason } from '../verdict/reasons.js';
 import type { RunResult } from '../results/types.js';
 import { legLines } from './text.js';
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-    // XML 1.0 forbids most control characters; a driver's raw output may contain them.
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
-}
+const esc = escapeXml;
 
 const PASS = new Set(['STRICT PASS', 'NEAR-TIE PASS', 'SUPPORTED', 'PASSED', 'MEASURED']);
 const FAIL = new Set(['DIVERGENCE', 'REFUTED', 'SHORT', 'FAILED']);
@@ -23,7 +20,7 @@ export function renderJunit(r: RunResult): string {
   const cases: string[] = [];
   for (const l of r.legs) {
     const dur = Math.max(0, l.process.endS - l.process.startS);
-    cases.push(`    <testcase classname="nh-gate.${r.command}" name="${esc(`leg ${l.index + 1} ${l.label}`)}" time="${dur.toFixed(3)}">${outcome(l.verdict, `${l.verdict}: ${l.voidReasons.join('; ') || l.process.end}`, legLines(l).join('\n'))}
+    cases.push(`    <testcase classname="nh-gate.${r.command}" name="${esc(`leg ${l.index + 1} ${l.label}`)}" time="${dur.toFixed(3)}">${outcome(l.verdict, `${l.verdict}: ${l.voidReasons.map(formatReason).join('; ') || l.process.end}`, legLines(l).join('\n'))}
     </testcase>`);
   }
   cases.push(`    <testcase classname="nh-gate.${r.command}" name="${esc(`verdict ${r.gate?.name ?? r.command}`)}" time="0">${outcome(r.verdict.word, `${r.verdict.word}: ${r.verdict.reasons.join('; ')}`, r.verdict.reasons.join('\n'))}

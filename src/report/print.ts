@@ -1,5 +1,5 @@
 import { runLines } from './text.js';
-import { resultJson } from '../results/save.js';
+import { resultJson } from './save.js';
 import type { RunResult } from '../results/types.js';
 
 // Prints a finished run: one JSON document with --json, else the human lines (both on stdout).

@@ -1,3 +1,5 @@
+import { formatReason } from '../verdict/reasons.js';
+import { isPass } from '../verdict/words.js';
 import { renderQuantity } from '../quantity/render.js';
 import type { LegRecord, RunResult } from '../results/types.js';
 
@@ -19,9 +21,10 @@ export function legLines(leg: LegRecord): string[] {
   if (leg.crossCheck) out.push(`  engine said ${leg.crossCheck.engineWord ?? 'nothing'} (exit ${leg.crossCheck.engineExit ?? '?'}): ${leg.crossCheck.agree ? 'agrees with the harness' : `DISAGREES — ${leg.crossCheck.explanation}`}`);
   if (leg.referenceTierLines > 0) out.push(`  reference-tier lines: ${leg.referenceTierLines}`);
   for (const q of Object.values(leg.quantities)) out.push(`  ${renderQuantity(q)}`);
+  if (leg.clocks) out.push(`  ${leg.clocks.line}`);
   if (leg.samplerNote) out.push(`  busy: ${leg.samplerNote}`);
-  for (const v of leg.voidReasons) out.push(`  void: ${v}`);
-  if (leg.verdict !== 'STRICT PASS' && leg.verdict !== 'NEAR-TIE PASS' && leg.process.lastLines.length > 0 && leg.process.end !== 'exit 0') {
+  for (const v of leg.voidReasons) out.push(`  void: ${formatReason(v)}`);
+  if (!isPass(leg.verdict) && leg.process.lastLines.length > 0 && leg.process.end !== 'exit 0') {
     out.push('  last lines:');
     for (const l of leg.process.lastLines) out.push(`    | ${l}`);
   }

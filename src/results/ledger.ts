@@ -1,7 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siliconKey } from '../silicon/types.js';
 import { appendLine } from './write.js';
-import { readLedger } from './ledgerRead.js';
+import { parseJsonl } from '../io/jsonl.js';
+import { z } from 'zod';
+
+// What a ledger line must hold to be read back (zod at the boundary; extra keys from newer writers are kept).
+const LedgerLineSchema = z.looseObject({ schemaVersion: z.literal(1), siliconKey: z.string().nullable() });
 import type { RunResult } from './types.js';
 
 // One ledger line: a run's measured figures keyed by the silicon they were taken on, so a later run
@@ -73,6 +78,12 @@ export function appendLedger(base: string, r: RunResult): LedgerEntry {
 // Earlier entries taken on the same silicon, newest last; unreadable lines are skipped and counted
 // (the one ledger reader, ledgerRead.ts, names them).
 export function ledgerOnSilicon(base: string, key: string): { entries: LedgerEntry[]; skipped: number } {
-  const read = readLedger(ledgerPath(base));
-  return { entries: read.entries.filter((e) => e.siliconKey === key), skipped: read.skipped.length };
+  let text = '';
+  try {
+    text = readFileSync(ledgerPath(base), 'utf8');
+  } catch {
+    return { entries: [], skipped: 0 };
+  }
+  const { records, garbage } = parseJsonl(text, LedgerLineSchema);
+  return { entries: records.filter((e) => e.siliconKey === key) as unknown as LedgerEntry[], skipped: garbage.length };
 }

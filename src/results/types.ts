@@ -1,6 +1,7 @@
 import type { Quantity } from '../quantity/types.js';
 import type { Silicon } from '../silicon/types.js';
-import type { ExitClass } from '../errors.js';
+import type { ExitClass, TokenWord, VerdictWord } from '../verdict/words.js';
+import type { Reason } from '../verdict/reasons.js';
 import type { BuildRecord } from '../build/types.js';
 
 // result.json's schema version; bump on any breaking change to the shapes below.
@@ -41,8 +42,8 @@ export interface TokenJudgement {
   matched: number;
   fullRows: number;
   shortRows: number;
-  word: 'STRICT PASS' | 'NEAR-TIE PASS' | 'DIVERGENCE' | 'SHORT' | 'VOID';
-  reasons: string[];
+  word: TokenWord;
+  reasons: Reason[];
 }
 
 export interface CrossCheck {
@@ -78,12 +79,14 @@ export interface LegRecord {
   contention: { foreignPids: number[]; checked: boolean; note: string };
   quantities: Record<string, Quantity>;
   // The leg's own verdict: a leg with wrong tokens or a void reason has no speed.
-  verdict: string;
-  voidReasons: string[];
+  verdict: TokenWord;
+  voidReasons: Reason[];
+  // SM clocks and clock-event reasons over the decode window (issue #11); absent where no GPU was sampled.
+  clocks?: { throttled: boolean; throttleReasons: string[]; reasons: Record<string, number>; samples: number; line: string };
 }
 
 export interface VerdictRecord {
-  word: string;
+  word: VerdictWord;
   exitClass: ExitClass;
   reasons: string[];
 }

@@ -1,13 +1,6 @@
-import { mkdirSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdirSync, appendFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-// Writes a file atomically (temp in the same directory + rename), so a reader or a Ctrl-C never sees half a file.
-export function writeAtomic(path: string, content: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, path);
-}
 
 // "20261130T041700Z": sortable, filesystem-safe, UTC.
 export function utcStamp(d: Date): string {

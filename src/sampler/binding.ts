@@ -22,6 +22,9 @@ export interface NativeDevice {
   maxSmClockMHz: number | null;
   smClockMHz: number | null;
   persistenceMode: boolean | null;
+  // Application clocks (what a launch targets); null where NVML does not report them.
+  appSmClockMHz?: number | null;
+  appMemClockMHz?: number | null;
   // null: the GPU has no MIG at all.
   mig: { current: boolean; pending: boolean } | null;
   gpmSupported: boolean;
@@ -85,6 +88,7 @@ export interface NativeMeta {
 export interface NativeSamplerOptions {
   deviceIndex?: number;
   periodMs?: number;
+  utilEveryMs?: number;
   gpmIntervalMs?: number;
   procsEveryMs?: number;
   tailMs?: number;

@@ -47,7 +47,7 @@ export async function openBusySampler(opts: BusySamplerOptions): Promise<BusySam
         if (index === null) reasons.push('NVML sees no GPU');
         else {
           try {
-            return openNvmlSampler(addon.binding, { deviceIndex: index, device: probe.devices[index], periodMs: opts.periodMs ?? 500, ...(opts.gpmIntervalMs !== undefined ? { gpmIntervalMs: opts.gpmIntervalMs } : {}), samplesPath: opts.samplesPath }, because());
+            return openNvmlSampler(addon.binding, { deviceIndex: index, device: probe.devices[index], periodMs: opts.periodMs ?? 250, ...(opts.utilEveryMs !== undefined ? { utilEveryMs: opts.utilEveryMs } : {}), ...(opts.gpmIntervalMs !== undefined ? { gpmIntervalMs: opts.gpmIntervalMs } : {}), samplesPath: opts.samplesPath }, because());
           } catch (err) {
             reasons.push(`NVML sampler failed to start: ${nativeErrorText(err)}`);
           }

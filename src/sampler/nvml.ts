@@ -9,6 +9,7 @@ export interface NvmlSamplerOptions {
   deviceIndex: number;
   device: NativeDevice | undefined;
   periodMs: number;
+  utilEveryMs?: number;
   gpmIntervalMs?: number;
   samplesPath: string;
   // How often the JS side drains the thread into the file.
@@ -22,7 +23,7 @@ function deviceRecord(d: NativeDevice | undefined, index: number): Record<string
 
 // Starts the native thread (throws the addon's coded errors) and returns a running BusySampler.
 export function openNvmlSampler(binding: NativeBinding, opts: NvmlSamplerOptions, reason?: string): BusySampler {
-  const native = new binding.Sampler({ deviceIndex: opts.deviceIndex, periodMs: opts.periodMs, ...(opts.gpmIntervalMs !== undefined ? { gpmIntervalMs: opts.gpmIntervalMs } : {}) });
+  const native = new binding.Sampler({ deviceIndex: opts.deviceIndex, periodMs: opts.periodMs, ...(opts.utilEveryMs !== undefined ? { utilEveryMs: opts.utilEveryMs } : {}), ...(opts.gpmIntervalMs !== undefined ? { gpmIntervalMs: opts.gpmIntervalMs } : {}) });
   native.start();
   const info = native.info();
   const clock = driverClockOf(info.clockCheck);

@@ -6,9 +6,12 @@ export type SamplerBackend = 'nvml' | 'nvidia-smi' | 'none';
 // What a gate asks for: which GPU (required when more than one is visible), how often, and where the JSONL goes.
 export interface BusySamplerOptions {
   deviceIndex?: number;
-  // Poll period: NVML default 500 ms (the driver buffers its own ~200 ms samples), nvidia-smi default 100 ms.
+  // Poll period: NVML default 250 ms for clocks/reasons/GPM (the driver's buffered ~200 ms utilization samples are
+  // drained every 2 s: one drain costs ~1.5 ms of CPU), nvidia-smi default 100 ms.
   periodMs?: number;
-  // NVML GPM pair spacing (default 1000 ms, never below 100 ms: shorter pairs read 0.0 with success).
+  // NVML: how often the driver's buffered utilization samples are drained (default 2000 ms).
+  utilEveryMs?: number;
+  // NVML GPM pair spacing (default 500 ms, never below 100 ms: shorter pairs read 0.0 with success).
   gpmIntervalMs?: number;
   samplesPath: string;
   // Refuse to fall back: e.g. ['nvml'] makes a missing addon an error instead of a quieter instrument.

@@ -45,6 +45,9 @@ export function siliconFromNvml(d: NativeDevice, probe: NativeProbe, cpu: string
     driverVersion: probe.driverVersion ?? null,
     cudaDriverVersion: probe.cudaDriverVersion ?? null,
     maxSmClockMHz: d.maxSmClockMHz,
+    persistenceMode: d.persistenceMode,
+    appSmClockMHz: d.appSmClockMHz ?? null,
+    appMemClockMHz: d.appMemClockMHz ?? null,
     cpuModel: cpu,
     source: 'nvml',
   };

@@ -9,6 +9,10 @@ export interface Silicon {
   driverVersion: string | null;
   cudaDriverVersion: string | null;
   maxSmClockMHz: number | null;
+  // Recorded beside the identity (not part of the key): persistence mode and the application clocks, when NVML reads them.
+  persistenceMode?: boolean | null;
+  appSmClockMHz?: number | null;
+  appMemClockMHz?: number | null;
   cpuModel: string;
   source: 'nvml' | 'nvidia-smi' | 'none' | 'claimed';
 }
@@ -27,8 +31,12 @@ export function siliconKey(s: Silicon): string {
   return `gpu:${s.gpuName}|cc${s.computeCapability}`;
 }
 
-// A baseline's silicon is usually known only by its arch (e.g. "121a"); this is the key for that case.
-export function archKey(arch: string): string {
-  const cc = archToComputeCapability(arch);
-  return cc === null ? 'cpu' : `cc${cc}`;
+// The arch key every command prints for a host it was not told about: the plain compute capability digits
+// (90 on an H200, 121 on a GB10), 'cpu' without a GPU. A claim (--arch 90a) is printed as claimed.
+export function hostArchKey(s: Silicon): string {
+  if (s.kind !== 'gpu') return 'cpu';
+  if (s.smArch) return s.smArch.replace(/^sm_/, '');
+  const m = s.computeCapability === null ? null : /^(\d+)\.(\d)$/.exec(s.computeCapability);
+  return m ? `${m[1]}${m[2]}` : 'gpu';
 }
+

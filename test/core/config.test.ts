@@ -2,7 +2,8 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadGate, loadGolden, loadRecipe, readSamplesFile, sha256 } from '../../src/config/load.js';
+import { loadGate, loadGolden, loadRecipe, readSamplesFile } from '../../src/config/load.js';
+import { sha256 } from '../../src/io/hash.js';
 import { classify, collectFiles, validateFile } from '../../src/config/validate.js';
 import { NhGateError } from '../../src/errors.js';
 
@@ -73,7 +74,7 @@ describe('gates and goldens', () => {
   it('loadGate returns the sha256 of the file bytes', () => {
     const d = tmp();
     const f = join(d, 'g.json');
-    const text = JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nemotron-h', flag: 'DEVICE_MAMBA' });
+    const text = JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nemotron-h', flag: 'DEVICE_MAMBA', report: 'only' });
     writeFileSync(f, text);
     const g = loadGate(f);
     expect(g.sha256).toBe(sha256(text));
@@ -149,9 +150,9 @@ describe('validate', () => {
     const d = tmp();
     mkdirSync(join(d, 'gates'));
     const g = join(d, 'gates', 'bad.json');
-    writeFileSync(g, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nope', repeats: -1 }));
+    writeFileSync(g, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nope', repeats: -1, report: 'only' }));
     expect(validateFile(g, ROOT).issues).toEqual([`${g}: repeats: Too small: expected number to be >0`]);
-    writeFileSync(g, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nope' }));
+    writeFileSync(g, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nope', report: 'only' }));
     expect(validateFile(g, ROOT).issues[0]).toMatch(new RegExp(`^${g.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: recipe: no recipe named 'nope'; known: .*nemotron-h`));
     mkdirSync(join(d, 'recipes'));
     const r = JSON.parse(readFileSync(join(ROOT, 'recipes/nemotron-h.json'), 'utf8'));

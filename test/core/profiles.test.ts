@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDriverReader } from '../../src/profiles/reader.js';
-import { getProfile, listProfiles, resolveProfile } from '../../src/profiles/registry.js';
+import { getProfile, listProfiles, resolveProfile } from '../../src/config/profiles.js';
 import { NEMOTRON_H, NH_REF } from '../../src/profiles/builtin.js';
 import { parseDoctestSummaries, parseDoctestSummary, judgeDoctest } from '../../src/profiles/doctest.js';
 import { parseFeatureTable, checkRequiredCells } from '../../src/profiles/features.js';
@@ -101,6 +101,26 @@ describe('nemotron-h profile', () => {
     expect(r.counters.records[4]?.fields.init).toBe('[1]');
     // identical counters group together regardless of field order
     expect(r.counters.groups.map((g) => g.count)).toEqual([1, 3, 1]);
+  });
+
+  it('ARM counters behind another prefix are read, not dropped; a word that merely contains it is not', () => {
+    const r = read(['[NH-DIAG] ARM step T=1 nd=1 gathers=0', '2026-12-01T09:00:00Z ARM step T=2 nd=0', 'FARM step T=9']);
+    expect(r.counters.total).toBe(2);
+    expect(r.counters.records.map((c) => c.fields.T)).toEqual([1, 2]);
+  });
+
+  it('a terse TOKEN MATCH line (no parenthesis) is a block with unknown row counts, not "no TOKEN MATCH line"', () => {
+    const r = read(['[nemotron-h] engine loaded in 1.0s', '[nemotron-h] TOKEN MATCH: 0/0 over 3 prompt(s)']);
+    expect(r.tokenMatch).toHaveLength(1);
+    expect(r.tokenMatch[0]).toMatchObject({ matched: 0, compared: 0, prompts: 3, fullRows: null, shortRows: null, mode: null });
+    // a line cut inside its parenthesis is not a block
+    expect(read(['[nemotron-h] TOKEN MATCH: 96/96 over 3 prompt(s) (full rows=3, sh']).tokenMatch).toHaveLength(0);
+  });
+
+  it('vllm.cpp prints its arm trace under [NH-DIAG] (scripts/nemotron-h-a2d1-gpu-gate.sh): read, by field', () => {
+    const r = read(['[NH-DIAG] ARM step T=1 nd=1 np=0  state_update_rows=23 chunk_scan_calls=0']);
+    expect(r.counters.total).toBe(1);
+    expect(r.counters.records[0]?.fields).toMatchObject({ T: 1, nd: 1, np: 0, state_update_rows: 23, chunk_scan_calls: 0 });
   });
 
   it('prefix matters: another engine’s load line is not this engine’s', () => {

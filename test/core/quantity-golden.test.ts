@@ -91,7 +91,9 @@ function render(): Record<string, { text: string; json: unknown; measured: boole
 describe('quantity golden file', () => {
   it('every rendered line and JSON document matches test/core/golden/quantities.json', () => {
     const actual = render();
-    if (process.env.NHG_ACCEPT === '1' || !existsSync(GOLDEN)) writeFileSync(GOLDEN, JSON.stringify(actual, null, 2) + '\n');
+    // Accepting is explicit (NHG_ACCEPT=1); a missing golden fails, it never writes itself.
+    if (process.env.NHG_ACCEPT === '1') writeFileSync(GOLDEN, JSON.stringify(actual, null, 2) + '\n');
+    expect(existsSync(GOLDEN), `${GOLDEN} is missing: review the output and accept it with NHG_ACCEPT=1`).toBe(true);
     const expected = JSON.parse(readFileSync(GOLDEN, 'utf8'));
     expect(actual).toEqual(expected);
   });

@@ -65,7 +65,9 @@ describe('reader golden file', () => {
       nemotronPlain: reportOf(NEMOTRON_H, EVERYTHING, false),
       nhRef: reportOf(NH_REF, EVERYTHING.map((l) => l.replace('[nemotron-h]', '[nh-ref]')), true),
     };
-    if (process.env.NHG_ACCEPT === '1' || !existsSync(GOLDEN)) writeFileSync(GOLDEN, JSON.stringify(actual, null, 2) + '\n');
+    // Accepting is explicit (NHG_ACCEPT=1); a missing golden fails, it never writes itself.
+    if (process.env.NHG_ACCEPT === '1') writeFileSync(GOLDEN, JSON.stringify(actual, null, 2) + '\n');
+    expect(existsSync(GOLDEN), `${GOLDEN} is missing: review the output and accept it with NHG_ACCEPT=1`).toBe(true);
     expect(actual).toEqual(JSON.parse(readFileSync(GOLDEN, 'utf8')));
   });
 });

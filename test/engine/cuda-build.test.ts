@@ -27,6 +27,10 @@ describe.skipIf(!enabled)('CUDA device arm compiles here (arch 90) even without 
     if (!hasGpu) {
       expect(device.exitCode).toBe(2);
       expect(device.all).toContain('REFUSING: NH_REF_DEVICE_MAMBA=1 but no device arm can run');
+      // The host arm of a CUDA build without a GPU keeps the whole forward on the host, and says so.
+      const host = await execa(path.join(buildDir, 'nh-ref-gen'), ['--checkpoint', ckpt, '--load-only'], { env: { NH_REF_DEVICE_MAMBA: '0' }, reject: false, all: true });
+      expect(host.exitCode).toBe(0);
+      expect(host.all).toContain('forward: attention, MoE and lm_head on the host; Mamba blocks on the host');
     }
   }, 1_200_000);
 });

@@ -45,7 +45,7 @@ describe('recipes/nh-ref.json describes the engine that is actually built', () =
     const e = await ensureEngineBuilt();
     const list = (await execa(e.tests, ['--list-test-cases'], { all: true })).all ?? '';
     const suite = recipe.suites.find((s) => s.name === 'nh-ref-tests')!;
-    expect(suite.gpuCases.length).toBe(3);
+    expect(suite.gpuCases.length).toBe(4);
     for (const name of suite.gpuCases) expect(list).toContain(name);
     expect(recipe.defaultGolden).toBe('nh-ref-tiny');
   });
@@ -63,5 +63,18 @@ describe('recipes/nh-ref-medium.json is the same engine on another preset', () =
     expect(medium.driver.argv).toEqual(recipe.driver.argv.map((a) => a.replace('tiny', 'medium')));
     expect(medium.prepare).toEqual(recipe.prepare.map((argv) => argv.map((a) => a.replace('tiny', 'medium'))));
     expect(medium.defaultGolden).toBe('nh-ref-medium');
+  });
+});
+
+describe('recipes/nh-ref-long.json is the medium recipe against the long golden', () => {
+  it('differs from nh-ref-medium.json only in its name, description and default golden', () => {
+    const read = (f: string) => RecipeSchema.parse(JSON.parse(readFileSync(path.join(repoRoot, 'recipes', f), 'utf8')));
+    const strip = (r: ReturnType<typeof read>) => {
+      const { name: _n, description: _d, defaultGolden: _g, ...rest } = r;
+      return rest;
+    };
+    const long = read('nh-ref-long.json');
+    expect(strip(long)).toEqual(strip(read('nh-ref-medium.json')));
+    expect(long.defaultGolden).toBe('nh-ref-long');
   });
 });

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBuildLog, ninjaProgress, progressWriter } from '../../src/build/log.js';
 import { expandArgv } from '../../src/build/template.js';
-import { evaluateCells } from '../../src/build/cells.js';
+import { diagnoseFailure, buildExitClass } from '../../src/build/diagnose.js';
 import { buildRecipe } from '../../src/build/build.js';
 import { featureParserFor } from '../../src/build/features.js';
 import { realExecutor } from '../../src/exec/spawn.js';
-import { getProfile } from '../../src/profiles/registry.js';
+import { getProfile } from '../../src/config/profiles.js';
 import { RecipeSchema } from '../../src/config/recipe.js';
 import { NhGateError } from '../../src/errors.js';
 
@@ -51,10 +51,18 @@ describe('build log facts', () => {
     expect(() => expandArgv(['{nope}'], { buildDir: '/b' }, 'recipe.build')).toThrow(/recipe.build\[0\]: placeholder \{nope\}/);
   });
 
-  it('names every required cell that is not ENABLED', () => {
-    const v = evaluateCells([{ name: 'a', enabled: true, detail: 'ENABLED for [90]' }, { name: 'b', enabled: false, detail: 'DISABLED: NH_REF_CUDA=OFF' }], ['a', 'b', 'c']);
-    expect(v.missing).toEqual(['b', 'c']);
-    expect(v.describe).toBe('b (DISABLED: NH_REF_CUDA=OFF), c (absent from the feature table)');
+  it('diagnoses a failed configure: the CMake Error block, and the prerequisite the recipe names', () => {
+    const log = ['-- The CXX compiler identification is GNU', 'CMake Error at CMakeLists.txt:50 (message):', '  doctest not found: install doctest-dev (Debian/Ubuntu)', '', '', '-- Configuring incomplete, errors occurred!'];
+    const d = diagnoseFailure({ prerequisites: [{ name: 'doctest', match: 'doctest not found', fix: 'apt-get install doctest-dev' }] }, log);
+    expect(d.cause).toEqual(['CMake Error at CMakeLists.txt:50 (message):', 'doctest not found: install doctest-dev (Debian/Ubuntu)']);
+    expect(d.prerequisite).toEqual({ name: 'doctest', fix: 'apt-get install doctest-dev' });
+    expect(diagnoseFailure({ prerequisites: [] }, log).prerequisite).toBeNull();
+    expect(diagnoseFailure({ prerequisites: [] }, ['a.cpp:3:5: error: x was not declared', 'ok line']).cause).toEqual(['a.cpp:3:5: error: x was not declared']);
+    // one exit-class rule for a build, whichever command ran it
+    expect(buildExitClass({ verdict: 'BUILT', prerequisite: null })).toBe('passed');
+    expect(buildExitClass({ verdict: 'FAILED', prerequisite: null })).toBe('void');
+    expect(buildExitClass({ verdict: 'FAILED', prerequisite: { name: 'doctest', fix: 'x' } })).toBe('usage');
+    expect(buildExitClass({ verdict: 'VOID', prerequisite: null })).toBe('void');
   });
 });
 
@@ -98,8 +106,15 @@ describe('buildRecipe on a real CMake project', () => {
     const r = await build(recipeFor(['fast-path', 'gpu-path']));
     expect(r.verdict).toBe('VOID');
     expect(r.voidReason).toBe('DEGRADED_BUILD');
-    expect(r.message).toContain('gpu-path (DISABLED: no GPU arch requested)');
+    expect(r.message).toContain('gpu-path (DISABLED (no GPU arch requested))');
     expect(r.build).toBeNull();
+  });
+
+  it('VOIDs a build whose required cell is ENABLED only for another arch (the check is arch-aware)', async () => {
+    const r = await buildRecipe({ recipe: recipeFor(['fast-path']), root, arch: 'cpu', jobs: 2, exec: realExecutor, parseFeatures: () => ({ targetArchs: null, cells: [{ family: 'nh-ref', cell: 'fast-path', state: 'ENABLED', archs: ['90'], reason: null, line: 1 }] }) });
+    expect(r.verdict).toBe('VOID');
+    expect(r.voidReason).toBe('DEGRADED_BUILD');
+    expect(r.message).toContain('fast-path (ENABLED for [90], not for cpu)');
   });
 
   it('VOIDs on a failing toolchain probe before configuring', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it, beforeAll } from 'vitest';
+import { isolatedResults } from '../helpers/legLogs.js';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,11 +10,8 @@ import { runAb } from '../../src/gates/ab.js';
 import { realDeps } from '../../src/gates/deps.js';
 import { NhGateError } from '../../src/errors.js';
 
-function isolate(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'nh-results-'));
-  process.env.NH_GATE_LOCK = join(dir, 'gpu.lock');
-  return dir;
-}
+// Each test its own results dir and GPU lock; at the end every leg log in them re-judges to its leg's verdict.
+const isolate = isolatedResults();
 
 // The real reference engine, built once for the whole test run (ENGINE's shared helper).
 describe('the live gates on the reference engine (cpu)', () => {
@@ -86,6 +84,6 @@ describe('the live gates on the reference engine (cpu)', () => {
     const inputs = loadInputs({ command: 'a3', golden: join(dir, 'golden.json') });
     const out = await runA3({ argv: [], inputs, mode: 'decode', jobs: 2, resultsBase: isolate() }, await realDeps());
     expect(out.exitClass).toBe('usage');
-    expect(out.result.legs[0]!.voidReasons.join(' ')).toMatch(/REFUSED by the engine: golden .* was captured from checkpoint revision 0000/);
+    expect(out.result.legs[0]!.voidReasons.map((v) => `${v.code}: ${v.message}`).join(' ')).toMatch(/ENGINE_REFUSED: golden .* was captured from checkpoint revision 0000/);
   });
 });

@@ -1,6 +1,7 @@
 import type { Golden } from '../../src/config/golden.js';
 import { GoldenSchema } from '../../src/config/golden.js';
 import { RecipeSchema, type Recipe } from '../../src/config/recipe.js';
+import type { TokenWord } from '../../src/verdict/words.js';
 import type { LegRecord } from '../../src/results/types.js';
 import { measured } from '../../src/quantity/make.js';
 
@@ -30,7 +31,7 @@ export function recipe(): Recipe {
 }
 
 // A leg record with just what the comparison reads.
-export function leg(index: number, arm: 'A' | 'B', perTokenS: number | null, opts: { verdict?: string; counters?: Record<string, number>; sha?: string; loadS?: number } = {}): LegRecord {
+export function leg(index: number, arm: 'A' | 'B', perTokenS: number | null, opts: { verdict?: TokenWord; counters?: Record<string, number>; sha?: string; loadS?: number } = {}): LegRecord {
   return {
     index, arm, label: `${arm}${index}`, mode: 'decode', flagEnv: {}, binarySha256: opts.sha ?? 'sha-1',
     process: { argv: [], exitCode: 0, signal: null, timedOut: false, interrupted: false, spawnError: null, end: 'exit 0', startS: 0, endS: 1, lastLines: [] },

@@ -1,4 +1,5 @@
 import { describe, expect, it, beforeAll } from 'vitest';
+import { isolatedResults } from '../helpers/legLogs.js';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,12 +11,8 @@ import { realDeps } from '../../src/gates/deps.js';
 import { pidAlive } from '../../src/exec/lock.js';
 import { fakeRepo, depsWithFakeGpu } from './fake.js';
 
-// Each test its own results dir and GPU lock, so the two vitest workers never contend.
-function isolate(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'nh-results-'));
-  process.env.NH_GATE_LOCK = join(dir, 'gpu.lock');
-  return dir;
-}
+// Each test its own results dir and GPU lock; at the end every leg log in them re-judges to its leg's verdict.
+const isolate = isolatedResults();
 
 describe('a3 against stand-in drivers (failures on demand)', () => {
   it('judges tokens but refuses the window when the load line never appears', async () => {
@@ -48,7 +45,7 @@ describe('a3 against stand-in drivers (failures on demand)', () => {
     const inputs = loadInputs({ command: 'a3', recipe: repo.recipePath }, repo.root);
     const out = await runA3({ argv: [], inputs, arch: '90', mode: 'decode', jobs: 1, resultsBase: isolate() }, await depsWithFakeGpu({ foreignPid: 424242 }));
     expect(out.exitClass).toBe('void');
-    expect(out.result.legs[0]!.voidReasons.join(' ')).toMatch(/CONTENDED: .*424242/);
+    expect(out.result.legs[0]!.voidReasons.map((v) => `${v.code}: ${v.message}`).join(' ')).toMatch(/CONTENDED: .*424242/);
     expect(out.result.legs[0]!.quantities.busy).toMatchObject({ status: 'refused', reason: 'CONTENDED' });
   });
 
@@ -107,7 +104,7 @@ describe('ab against stand-in drivers', () => {
 describe('busy', () => {
   it('opens the window at the marker line and refuses when the marker never appears', async () => {
     const deps = await depsWithFakeGpu();
-    const ok = await runBusy({ argv: [], command: ['sh', '-c', 'sleep 0.3; echo engine loaded; sleep 0.3'], startMarker: 'engine loaded', resultsBase: isolate() }, deps);
+    const ok = await runBusy({ argv: [], command: ['sh', '-c', 'sleep 0.3; echo engine loaded; sleep 0.3; echo done'], startMarker: 'engine loaded', resultsBase: isolate() }, deps);
     expect(ok.result.quantities.busy).toMatchObject({ status: 'measured', value: 50 });
     const w = (ok.result.comparison as { window: { startS: number; endS: number } }).window;
     expect(w.endS - w.startS).toBeGreaterThan(0.2);
@@ -115,5 +112,30 @@ describe('busy', () => {
     const none = await runBusy({ argv: [], command: ['sh', '-c', 'echo nothing'], startMarker: 'engine loaded', resultsBase: isolate() }, deps);
     expect(none.result.quantities.busy).toMatchObject({ status: 'refused', reason: 'WINDOW_UNKNOWN' });
     expect(none.exitClass).toBe('void');
+  });
+
+  it('closes the window at the last output line, so teardown after it is outside; prints the host arch as a3 does', async () => {
+    const deps = await depsWithFakeGpu();
+    const out = await runBusy({ argv: [], command: ['sh', '-c', 'echo start; sleep 0.3; echo last; sleep 0.6'], resultsBase: isolate() }, deps);
+    const w = (out.result.comparison as { window: { startS: number; endS: number; closesAt: string } }).window;
+    expect(w.endS - w.startS).toBeGreaterThan(0.25);
+    expect(w.endS - w.startS).toBeLessThan(0.55);
+    expect(w.closesAt).toMatch(/last output line/);
+    expect(out.result.arch).toBe('90');
+    expect(out.result.quantities.smUtil).toMatchObject({ status: 'refused', reason: 'GPM_UNSUPPORTED' });
+  });
+
+  it('closes the window at --end-marker, and refuses WINDOW_UNKNOWN (not closed at exit) when it never matches', async () => {
+    const deps = await depsWithFakeGpu();
+    const cmd = ['sh', '-c', 'echo engine loaded; sleep 0.3; echo decode done; sleep 0.3; echo bye'];
+    const ok = await runBusy({ argv: [], command: cmd, startMarker: 'engine loaded', endMarker: 'decode done', resultsBase: isolate() }, deps);
+    const w = (ok.result.comparison as { window: { startS: number; endS: number } }).window;
+    expect(w.endS - w.startS).toBeGreaterThan(0.25);
+    expect(w.endS - w.startS).toBeLessThan(0.5);
+    expect(ok.result.quantities.busy).toMatchObject({ status: 'measured', value: 50 });
+    const never = await runBusy({ argv: [], command: cmd, endMarker: 'never printed', resultsBase: isolate() }, deps);
+    expect(never.result.quantities.busy).toMatchObject({ status: 'refused', reason: 'WINDOW_UNKNOWN', message: expect.stringMatching(/end marker .*not closed at exit/) });
+    expect(never.exitClass).toBe('void');
+    await expect(runBusy({ argv: [], command: cmd, endMarker: '(', resultsBase: isolate() }, deps)).rejects.toMatchObject({ code: 'USAGE' });
   });
 });

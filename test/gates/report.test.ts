@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { renderJunit } from '../../src/report/junit.js';
 import { renderSummaryMd } from '../../src/report/summary.js';
 import { abLegsSpec, busyTimelineSpec, renderSvg } from '../../src/report/plots.js';
-import { writeAtomic, createRunDir, utcStamp } from '../../src/results/write.js';
+import { createRunDir, utcStamp } from '../../src/results/write.js';
+import { writeAtomic } from '../../src/io/atomic.js';
 import { appendLedger, ledgerOnSilicon } from '../../src/results/ledger.js';
-import { resultJson } from '../../src/results/save.js';
+import { resultJson } from '../../src/report/save.js';
 import { RESULT_SCHEMA_VERSION, type RunResult } from '../../src/results/types.js';
 import { refused } from '../../src/quantity/make.js';
 import { leg } from './fixtures.js';
@@ -18,7 +19,7 @@ function result(over: Partial<RunResult> = {}): RunResult {
     schemaVersion: RESULT_SCHEMA_VERSION, tool: { name: 'nh-gate', version: '0.1.0' }, command: 'ab', argv: [], runDir: '/tmp/x',
     startedAt: '2026-11-30T00:00:00.000Z', finishedAt: '2026-11-30T00:01:00.000Z', status: 'complete', recipe: { name: 'r', path: null },
     golden: null, gate: { name: 'g', path: 'g.json', sha256: 'a'.repeat(64), hypothesis: null }, arch: '90', silicon: H200, build: null, plan: null,
-    legs: [leg(0, 'A', 0.002), leg(1, 'B', 0.001, { verdict: 'DIVERGENCE' }), { ...leg(2, 'B', null, { verdict: 'VOID' }), voidReasons: ['TIMEOUT: killed <&>'] }],
+    legs: [leg(0, 'A', 0.002), leg(1, 'B', 0.001, { verdict: 'DIVERGENCE' }), { ...leg(2, 'B', null, { verdict: 'VOID' }), voidReasons: [{ code: 'TIMEOUT', message: 'killed <&>' }] }],
     quantities: { ratio: refused('ratio', 'NO_SAMPLES', 'none') }, comparison: null,
     verdict: { word: 'DIVERGENCE', exitClass: 'failed', reasons: ['leg 2 diverged'] }, notes: ['no hypothesis was registered'],
     ...over,

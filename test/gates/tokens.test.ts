@@ -36,7 +36,7 @@ describe('harness token judgement (events)', () => {
   it('VOID when the golden\'s prompts differ from what the engine ran', () => {
     const j = judgeFromEvents(golden(), 'decode', got([10, 11, 12, 13], [20, 21, 22, 23]), new Map([[0, 3], [1, 9]]));
     expect(j.word).toBe('VOID');
-    expect(j.reasons[0]).toMatch(/prompt 1: the engine ran 9 prompt tokens, golden g-test has 2/);
+    expect(j.reasons[0]).toEqual({ code: 'GOLDEN_MISMATCH', message: expect.stringMatching(/prompt 1: the engine ran 9 prompt tokens, golden g-test has 2/) });
   });
 
   it('VOID when nothing was compared', () => {

@@ -41,8 +41,9 @@ async function build(buildDir: string): Promise<EngineBuild> {
   const sourceDir = path.join(repoRoot, 'native', 'engine');
   mkdirSync(buildDir, { recursive: true });
   await withLock(path.join(buildDir, '.nh-ref-build.lock'), async () => {
-    if (!existsSync(path.join(buildDir, 'build.ninja'))) {
-      await execa('cmake', ['-S', sourceDir, '-B', buildDir, '-G', 'Ninja', '-DCMAKE_BUILD_TYPE=Release'], { all: true });
+    // The suites are needed here: ON (not AUTO), so a build dir that a3 configured without doctest is reconfigured.
+    if (!existsSync(path.join(buildDir, 'build.ninja')) || !existsSync(path.join(buildDir, 'nh-ref-tests'))) {
+      await execa('cmake', ['-S', sourceDir, '-B', buildDir, '-G', 'Ninja', '-DCMAKE_BUILD_TYPE=Release', '-DNH_REF_TESTS=ON'], { all: true });
     }
     await execa('cmake', ['--build', buildDir, '--parallel', '2'], { all: true });
   });

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { treeSha } from '../../src/mutate/files.js';
 import { sourceExclude } from '../../src/mutate/run.js';
-import { ensureDist, gitStatus, makeRepo, readResult, runMutateCli, writeJson, type FixtureRepo } from './helpers.js';
+import { ensureDist, gitStatus, latestRunDir, makeRepo, readResult, runMutateCli, writeJson, type FixtureRepo } from './helpers.js';
 
 // End to end: the real CLI, real CMake + ninja builds of the C++ fixture, real doctest runs.
 const require = createRequire(import.meta.url);
@@ -34,13 +34,18 @@ describe('nh-gate mutate on the fixture', () => {
     const res = readResult(repo.root);
     expect(res.rows.find((r) => r.id === 'group-clamp')?.mustFailCaseFailed).toBe(true);
     expect(res.rows.find((r) => r.id === 'add-unviable')?.compileExit).not.toBe(0);
-    expect(run.stdout).toMatch(/│ id\s+│ compile exit │ errors │ binary sha16\s+│ cases\s+│ assertions\s+│ status\s+│ verdict/);
+    expect(run.stdout).toMatch(/│ id\s+│ build\s+│ binary sha12\s+│ cases\s+│ status\s+│ verdict/);
+    // the table fits 100 columns, whatever the row texts
+    for (const line of run.stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(100);
     expect(run.stdout).toMatch(/byte-identical/);
     expect(gitStatus(repo.root)).toBe('');
     expect(treeSha(join(repo.root, 'engine'), sourceExclude).sha).toBe(before);
     expect((res.userTree as { unchanged: boolean }).unchanged).toBe(true);
 
-    const dir = join(repo.root, '.nh-gate', 'mutate', 'mutfix', 'report');
+    const dir = latestRunDir(repo.root);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/^## nh-gate mutate: VOID/);
+    const ledger = readFileSync(join(repo.root, '.nh-gate', 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(ledger.at(-1)).toMatchObject({ schemaVersion: 1, command: 'mutate', recipe: 'mutfix', verdict: 'VOID', figures: { caught: { value: 3 }, survived: { value: 1 } } });
     const Ajv = require('ajv');
     const ajv = new Ajv({ allErrors: true, strict: false });
     const schema = require('mutation-testing-report-schema/mutation-testing-report-schema.json');
@@ -129,7 +134,7 @@ describe('nh-gate mutate on the fixture', () => {
       x.recipe.build = ['sh', '-c', 'cmake --build "$0" -j "$1" && date +%s%N >> "$0/calc_tests"', '{buildDir}', '{jobs}'];
     });
     const run = await runMutateCli(r.root, ['--only', 'self-add']);
-    const res = JSON.parse(readFileSync(join(r.root, '.nh-gate', 'mutate', 'mutfix-stamp', 'report', 'result.json'), 'utf8'));
+    const res = JSON.parse(readFileSync(join(latestRunDir(r.root, 'mutfix-stamp'), 'result.json'), 'utf8'));
     expect(res.rows.map((x: { id: string; reason: string }) => `${x.id}:${x.reason}`)).toEqual(['self-add:NOT_RESTORED']);
     expect(run.code).toBe(3);
   });

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, statSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,9 +78,18 @@ export function gitStatus(root: string): string {
   return execFileSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' });
 }
 
+// The newest mutate run directory of a recipe (.nh-gate/runs/<stamp>-mutate-<recipe>[-n]).
+export function latestRunDir(root: string, recipe = 'mutfix'): string {
+  const runs = join(root, '.nh-gate', 'runs');
+  const re = new RegExp(`^\\d{8}T\\d{6}Z-mutate-${recipe.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(-\\d+)?$`);
+  const dirs = readdirSync(runs).filter((d) => re.test(d)).sort((a, b) => statSync(join(runs, a)).mtimeMs - statSync(join(runs, b)).mtimeMs);
+  if (dirs.length === 0) throw new Error(`no mutate run directory for ${recipe} under ${runs}`);
+  return join(runs, dirs[dirs.length - 1]!);
+}
+
 // The JSON result the last run wrote.
 export function readResult(root: string, recipe = 'mutfix'): { rows: { id: string; verdict: string; reason: string | null; matchesExpectation: boolean; mustFailCaseFailed: boolean | null; compileExit: number | null }[]; [k: string]: unknown } {
-  return JSON.parse(readFileSync(join(root, '.nh-gate', 'mutate', recipe, 'report', 'result.json'), 'utf8'));
+  return JSON.parse(readFileSync(join(latestRunDir(root, recipe), 'result.json'), 'utf8'));
 }
 
 // Polls until cond() holds (or throws after timeoutMs).

@@ -82,6 +82,23 @@ describe('nh-gate golden capture / accept / show', () => {
     expect(show.out.match(/position \d+: /g)).toHaveLength(2);
   });
 
+  it('accepting a recapture that changed nothing keeps the committed bytes (capturedAt included) and clears staging', async () => {
+    root = mkdtempSync(join(tmpdir(), 'nh-oracle-root-'));
+    expect((await capture(ckA)).code).toBe(0);
+    expect((await cli('golden', 'accept', 'fx', '--root', root)).code).toBe(0);
+    const before = readFileSync(committed(root), 'utf8');
+    await new Promise((r) => setTimeout(r, 20)); // a later capture time
+    expect((await capture(ckA)).code).toBe(0);
+    expect(JSON.parse(readFileSync(staged(root), 'utf8')).capturedAt).not.toBe(JSON.parse(before).capturedAt);
+    const again = await cli('golden', 'accept', 'fx', '--root', root);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/UNCHANGED .*kept byte for byte/);
+    expect(readFileSync(committed(root), 'utf8')).toBe(before);
+    expect(existsSync(staged(root))).toBe(false);
+    const json = await (async () => { await capture(ckA); return cli('golden', 'accept', 'fx', '--root', root, '--json'); })();
+    expect(JSON.parse(json.out)).toMatchObject({ schemaVersion: 1, changed: false });
+  });
+
   it('refuses by name and exit 2: nothing staged, a wrong preset, a missing checkpoint, a pinned sha mismatch, a bad option', async () => {
     root = mkdtempSync(join(tmpdir(), 'nh-oracle-root-'));
     const none = await cli('golden', 'accept', 'fx', '--root', root);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SampleLineSchema, type SampleLine } from '../../src/config/samples.js';
+import { siliconFromNvml } from '../../src/silicon/detect.js';
 import { ensureAddonBuilt, FAKE_NVML, monoS, pathWithSmi } from './helpers.js';
 
 ensureAddonBuilt();
@@ -49,6 +50,9 @@ describe('addon over the stand-in NVML', () => {
     expect(p.processesSymbol).toBe('nvmlDeviceGetComputeRunningProcesses_v2'); // _v3 absent → _v2
     expect(p.eventReasonsSymbol).toBe('nvmlDeviceGetCurrentClocksThrottleReasons'); // newer name absent → older
     expect(p.devices[0]).toMatchObject({ name: 'Fake H200', ccMajor: 9, ccMinor: 0, persistenceMode: true, mig: { current: false }, gpmSupported: true });
+    // Persistence mode and the application clocks reach the silicon record (beside the identity, not in its key).
+    expect(p.devices[0]).toMatchObject({ appSmClockMHz: 1755, appMemClockMHz: 3201 });
+    expect(siliconFromNvml(p.devices[0]!, p, 'cpu')).toMatchObject({ persistenceMode: true, appSmClockMHz: 1755, appMemClockMHz: 3201 });
   });
 
   it('stop() without start(), start() twice, stop() twice and bad options are named errors', async () => {
@@ -57,7 +61,7 @@ describe('addon over the stand-in NVML', () => {
     expect(codeOf(() => new b.Sampler({}).drain())).toBe('SAMPLER_NOT_STARTED');
     expect(codeOf(() => new b.Sampler({ periodMs: 1 }))).toBe('BAD_ARGUMENT');
     expect(codeOf(() => new b.Sampler({ deviceIndex: 5 }).start())).toBe('NO_SUCH_DEVICE');
-    const s = new b.Sampler({ periodMs: 20, tailMs: 0 });
+    const s = new b.Sampler({ periodMs: 20, utilEveryMs: 20, tailMs: 0 });
     s.start();
     expect(codeOf(() => s.start())).toBe('SAMPLER_ALREADY_STARTED');
     await s.stop();
@@ -70,9 +74,10 @@ describe('addon over the stand-in NVML', () => {
 
   it('samples a window end to end: timestamps land on the harness clock, busy is time-weighted, unsupported metrics are named', async () => {
     process.env.FAKE_NVML_UTIL_PCT = '40';
+    process.env.FAKE_NVML_CLOCK_REASONS = '4'; // SwPowerCap on every read
     const samplesPath = join(dir, 'ok.jsonl');
     const t0 = monoS();
-    const s = await openBusySampler({ samplesPath, periodMs: 50, gpmIntervalMs: 100 });
+    const s = await openBusySampler({ samplesPath, periodMs: 50, utilEveryMs: 50, gpmIntervalMs: 100 });
     expect(s.backend).toBe('nvml');
     // Lines are written while running (the JS side drains the thread every second).
     const written = () => readFileSync(samplesPath, 'utf8').trim().split('\n').length;
@@ -113,7 +118,7 @@ describe('addon over the stand-in NVML', () => {
   it('NVML failing mid-window keeps the samples so far and marks the result partial', async () => {
     const samplesPath = join(dir, 'fail.jsonl');
     process.env.FAKE_NVML_FAIL_AT_MONO_S = String(monoS() + 0.6);
-    const s = await openBusySampler({ samplesPath, periodMs: 50 });
+    const s = await openBusySampler({ samplesPath, periodMs: 50, utilEveryMs: 50 });
     await sleep(1000);
     const r = await s.stop();
     expect(r.partial).toBe(true);
@@ -133,7 +138,7 @@ describe('addon over the stand-in NVML', () => {
   it('driver samples alone failing mid-window also end the window as partial (other queries still fine)', async () => {
     const samplesPath = join(dir, 'fail-samples.jsonl');
     process.env.FAKE_NVML_SAMPLES_FAIL_AT_MONO_S = String(monoS() + 0.5);
-    const s = await openBusySampler({ samplesPath, periodMs: 50 });
+    const s = await openBusySampler({ samplesPath, periodMs: 50, utilEveryMs: 50 });
     await sleep(900);
     const r = await s.stop();
     expect(r.partial).toBe(true);
@@ -144,7 +149,7 @@ describe('addon over the stand-in NVML', () => {
   it('MIG enabled: utilization samples and GPM are named unsupported, and the file has no util line (NO_SAMPLES, not 0%)', async () => {
     process.env.FAKE_NVML_MIG = '1';
     const samplesPath = join(dir, 'mig.jsonl');
-    const s = await openBusySampler({ samplesPath, periodMs: 50 });
+    const s = await openBusySampler({ samplesPath, periodMs: 50, utilEveryMs: 50 });
     await sleep(200);
     const r = await s.stop();
     expect(r.count).toBe(0);

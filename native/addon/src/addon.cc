@@ -159,9 +159,10 @@ class SamplerWrap : public Napi::ObjectWrap<SamplerWrap> {
   explicit SamplerWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<SamplerWrap>(info) {
     Napi::Object o = info.Length() > 0 && info[0].IsObject() ? info[0].As<Napi::Object>() : Napi::Object::New(info.Env());
     opts_.deviceIndex = optUnsigned(o, "deviceIndex", 0, 0, 63);
-    opts_.periodMs = optUnsigned(o, "periodMs", 500, 10, 10000);
-    opts_.gpmIntervalMs = optUnsigned(o, "gpmIntervalMs", 1000, 100, 60000);
-    opts_.procsEveryMs = optUnsigned(o, "procsEveryMs", 1000, 10, 60000);
+    opts_.periodMs = optUnsigned(o, "periodMs", 250, 10, 10000);
+    opts_.utilEveryMs = optUnsigned(o, "utilEveryMs", 2000, 10, 60000);
+    opts_.gpmIntervalMs = optUnsigned(o, "gpmIntervalMs", 500, 100, 60000);
+    opts_.procsEveryMs = optUnsigned(o, "procsEveryMs", 2000, 10, 60000);
     opts_.tailMs = optUnsigned(o, "tailMs", 1000, 0, 10000);
   }
 

@@ -84,6 +84,7 @@ NvmlOpen openOnce() {
   bindFirst(h, L.systemGetCudaDriverVersion, {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion"}, nullptr);
   bind(h, L.deviceGetCudaComputeCapability, "nvmlDeviceGetCudaComputeCapability");
   bind(h, L.deviceGetPersistenceMode, "nvmlDeviceGetPersistenceMode");
+  bind(h, L.deviceGetApplicationsClock, "nvmlDeviceGetApplicationsClock");
   bind(h, L.deviceGetMigMode, "nvmlDeviceGetMigMode");
   bindFirst(h, L.deviceGetClocksEventReasons,
             {"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons"},

@@ -26,6 +26,7 @@ struct NvmlLib {
   nvmlReturn_t (*systemGetCudaDriverVersion)(int*) = nullptr;
   nvmlReturn_t (*deviceGetCudaComputeCapability)(nvmlDevice_t, int*, int*) = nullptr;
   nvmlReturn_t (*deviceGetPersistenceMode)(nvmlDevice_t, int*) = nullptr;
+  nvmlReturn_t (*deviceGetApplicationsClock)(nvmlDevice_t, int, unsigned int*) = nullptr;
   nvmlReturn_t (*deviceGetMigMode)(nvmlDevice_t, unsigned int*, unsigned int*) = nullptr;
   nvmlReturn_t (*deviceGetClocksEventReasons)(nvmlDevice_t, unsigned long long*) = nullptr;
   nvmlReturn_t (*deviceGetProcessesV2)(nvmlDevice_t, unsigned int*, nvmlProcessInfo_v2_t*) = nullptr;  // _v3 or _v2

@@ -46,6 +46,12 @@ Napi::Object deviceToJs(Napi::Env env, NvmlLib* lib, unsigned index) {
   int pm = 0;
   if (lib->deviceGetPersistenceMode && (r = lib->deviceGetPersistenceMode(dev, &pm)) == NVML_SUCCESS) d.Set("persistenceMode", pm != 0);
   else { d.Set("persistenceMode", env.Null()); if (lib->deviceGetPersistenceMode) field(lib, r, errors, "persistenceMode"); }
+  // Application clocks (the clocks a kernel launch targets), for the silicon record beside persistence mode.
+  for (int which : {NVML_CLOCK_SM, NVML_CLOCK_MEM}) {
+    const char* key = which == NVML_CLOCK_SM ? "appSmClockMHz" : "appMemClockMHz";
+    if (lib->deviceGetApplicationsClock && (r = lib->deviceGetApplicationsClock(dev, which, &mhz)) == NVML_SUCCESS) d.Set(key, mhz);
+    else { d.Set(key, env.Null()); if (lib->deviceGetApplicationsClock) field(lib, r, errors, key); else errors.Set(key, "nvmlDeviceGetApplicationsClock not exported"); }
+  }
   unsigned cur = 0, pending = 0;
   if (lib->deviceGetMigMode && (r = lib->deviceGetMigMode(dev, &cur, &pending)) == NVML_SUCCESS) {
     Napi::Object mig = Napi::Object::New(env);

@@ -266,15 +266,18 @@ void Sampler::pollRest(double now, double* nextProcsS) {
 
 void Sampler::run() {
   double cpu0 = threadCpuS();
-  double nextProcs = 0;
+  // start() has just drained the driver's buffer, so the first drain here waits a full utilEveryMs.
+  double nextProcs = 0, nextUtil = monoNowS() + opts_.utilEveryMs / 1000.0;
   auto next = std::chrono::steady_clock::now();
   for (;;) {
-    double c0 = threadCpuS();
-    pollUtil(nullptr);
-    double c1 = threadCpuS();
-    meta_.cpuUtilS += c1 - c0;
-    if (meta_.failed) break;
     double now = monoNowS();
+    if (now >= nextUtil) {
+      nextUtil = now + opts_.utilEveryMs / 1000.0;
+      double c0 = threadCpuS();
+      pollUtil(nullptr);
+      meta_.cpuUtilS += threadCpuS() - c0;
+      if (meta_.failed) break;
+    }
     pollRest(now, &nextProcs);
     double c2 = threadCpuS();
     gpmTick(now);
@@ -284,15 +287,20 @@ void Sampler::run() {
     std::unique_lock<std::mutex> lk(mu_);
     if (cv_.wait_until(lk, next, [this] { return stopRequested_; })) break;
   }
-  // Tail: the driver sample covering the stop instant arrives up to one driver period later.
+  // Tail: the driver sample covering the stop instant arrives up to one driver period (~200 ms) later.
+  // Each drain costs ~1.5 ms of CPU, so wait that period out first, then drain every 100 ms.
   if (!meta_.failed && meta_.utilStatus == "sampling") {
+    double c0 = threadCpuS();
     double deadline = monoNowS() + opts_.tailMs / 1000.0;
     bool covered = false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(250u, opts_.tailMs)));
     while (!covered && !meta_.failed && monoNowS() < deadline) {
       pollUtil(&covered);
-      if (!covered) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (!covered) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
+    if (!covered && !meta_.failed) pollUtil(&covered);
     meta_.tailCovered = covered;
+    meta_.cpuUtilS += threadCpuS() - c0;
   }
   if (!meta_.failed) gpmTick(monoNowS());
   meta_.threadCpuS = threadCpuS() - cpu0;

@@ -11,7 +11,12 @@
  *   FAKE_NVML_MIG=1            MIG enabled: utilization samples and GPM are NOT_SUPPORTED
  *   FAKE_NVML_INIT_FAIL=code   nvmlInit_v2 returns code
  *   FAKE_NVML_CLOCK=monotonic  stamp samples on CLOCK_MONOTONIC instead of CLOCK_REALTIME
- *   FAKE_NVML_NO_GPM=1         device reports no GPM support */
+ *   FAKE_NVML_NO_GPM=1         device reports no GPM support
+ *   FAKE_NVML_NAME=text        device name (default "Fake H200")
+ *   FAKE_NVML_CC=M.m           compute capability (default 9.0; 12.1 stands in for a GB10, 11.0 for Thor)
+ *   FAKE_NVML_CLOCK_REASONS=m  clock-event reason mask of every read (default 0; 4 = SwPowerCap)
+ *   FAKE_NVML_SM_MHZ=n         current SM clock (default 1755)
+ *   FAKE_NVML_NO_PROCS=1       no compute process is running (default: the calling process is one) */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -64,7 +69,12 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, void** dev) {
   *dev = (void*)(size_t)(i + 1);
   return 0;
 }
-nvmlReturn_t nvmlDeviceGetName(void* dev, char* buf, unsigned int len) { DEV_GUARD(dev); snprintf(buf, len, "Fake H200"); return 0; }
+nvmlReturn_t nvmlDeviceGetName(void* dev, char* buf, unsigned int len) {
+  DEV_GUARD(dev);
+  const char* name = getenv("FAKE_NVML_NAME");
+  snprintf(buf, len, "%s", name && *name ? name : "Fake H200");
+  return 0;
+}
 nvmlReturn_t nvmlDeviceGetUUID(void* dev, char* buf, unsigned int len) {
   DEV_GUARD(dev);
   snprintf(buf, len, "GPU-fake-%04u", (unsigned)(size_t)dev);
@@ -72,9 +82,17 @@ nvmlReturn_t nvmlDeviceGetUUID(void* dev, char* buf, unsigned int len) {
 }
 nvmlReturn_t nvmlSystemGetDriverVersion(char* buf, unsigned int len) { snprintf(buf, len, "999.0.fake"); return 0; }
 nvmlReturn_t nvmlSystemGetCudaDriverVersion(int* v) { *v = 13000; return 0; }
-nvmlReturn_t nvmlDeviceGetCudaComputeCapability(void* dev, int* a, int* b) { DEV_GUARD(dev); *a = 9; *b = 0; return 0; }
+nvmlReturn_t nvmlDeviceGetCudaComputeCapability(void* dev, int* a, int* b) {
+  DEV_GUARD(dev);
+  const char* cc = getenv("FAKE_NVML_CC");
+  *a = 9; *b = 0;
+  if (cc && *cc && sscanf(cc, "%d.%d", a, b) != 2) { *a = 9; *b = 0; }
+  return 0;
+}
 nvmlReturn_t nvmlDeviceGetMaxClockInfo(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : 1980; return 0; }
-nvmlReturn_t nvmlDeviceGetClockInfo(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : 1755; return 0; }
+nvmlReturn_t nvmlDeviceGetClockInfo(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : (unsigned)env_l("FAKE_NVML_SM_MHZ", 1755); return 0; }
+nvmlReturn_t nvmlDeviceGetApplicationsClock(void* dev, int type, unsigned int* mhz) { DEV_GUARD(dev); *mhz = type == 2 ? 3201 : 1755; return 0; }
+
 nvmlReturn_t nvmlDeviceGetPersistenceMode(void* dev, int* m) { DEV_GUARD(dev); *m = 1; return 0; }
 nvmlReturn_t nvmlDeviceGetMigMode(void* dev, unsigned int* cur, unsigned int* pend) { DEV_GUARD(dev); *cur = *pend = (unsigned)mig(); return 0; }
 nvmlReturn_t nvmlDeviceGetUtilizationRates(void* dev, unsigned int* u) {
@@ -83,7 +101,7 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(void* dev, unsigned int* u) {
   u[1] = 7;
   return 0;
 }
-nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(void* dev, unsigned long long* mask) { DEV_GUARD(dev); *mask = 0x4; return 0; }
+nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(void* dev, unsigned long long* mask) { DEV_GUARD(dev); *mask = (unsigned long long)env_l("FAKE_NVML_CLOCK_REASONS", 0); return 0; }
 
 nvmlReturn_t nvmlDeviceGetSamples(void* dev, int type, unsigned long long lastSeen, int* vt, unsigned int* count, sample_t* out) {
   DEV_GUARD(dev);
@@ -112,6 +130,7 @@ nvmlReturn_t nvmlDeviceGetSamples(void* dev, int type, unsigned long long lastSe
 
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(void* dev, unsigned int* count, proc_t* out) {
   DEV_GUARD(dev);
+  if (env_l("FAKE_NVML_NO_PROCS", 0)) { *count = 0; return 0; }
   if (*count < 1) { *count = 1; return 7; }
   out[0].pid = (unsigned)getpid();
   out[0].mem = 1ull << 20;

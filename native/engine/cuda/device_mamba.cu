@@ -2,6 +2,7 @@
 // resident, state kept on the device. Same math as mamba.cpp (MODEL.md); float32 throughout.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -11,24 +12,10 @@
 namespace nhref {
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA ") + what + " failed: " + cudaGetErrorString(e));
-}
+#include "common.cuh"
 
 __device__ float dSilu(float x) { return x / (1.0f + expf(-x)); }
 __device__ float dSoftplus(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
-
-// Y[t][o] = W[o] · X[t]: one warp per output row, blockIdx.y = row t of the batch.
-__global__ void gemvKernel(const float* W, const float* X, float* Y, int out, int in) {
-  const int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
-  if (warp >= out) return;
-  const float* row = W + size_t(warp) * in;
-  const float* x = X + size_t(blockIdx.y) * in;
-  float acc = 0.0f;
-  for (int i = lane; i < in; i += 32) acc += row[i] * x[i];
-  for (int off = 16; off > 0; off >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, off);
-  if (lane == 0) Y[size_t(blockIdx.y) * out + warp] = acc;
-}
 
 // One conv row per channel: the window's K-1 rows (oldest first) then the new row; shifts the window.
 __global__ void convStepKernel(const float* w, const float* b, float* window, const float* xBC, float* xc, int C, int K) {
@@ -109,25 +96,6 @@ __global__ void gatedNormKernel(const float* y, const float* zx, int zxStride, c
   for (int i = threadIdx.x; i < dI; i += blockDim.x) o[i] = o[i] * inv * w[i];
 }
 
-struct Buf {
-  float* p = nullptr;
-  size_t n = 0;
-  ~Buf() {
-    if (p) cudaFree(p);
-  }
-  void ensure(size_t count) {
-    if (count <= n) return;
-    if (p) cudaFree(p);
-    p = nullptr;
-    check(cudaMalloc(&p, count * sizeof(float)), "cudaMalloc");
-    n = count;
-  }
-  void upload(const float* host, size_t count) {
-    ensure(count);
-    check(cudaMemcpy(p, host, count * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy H2D");
-  }
-};
-
 class CudaMamba final : public DeviceMamba {
  public:
   CudaMamba(const Config& c, const MambaWeights& w) : c_(c) {
@@ -189,10 +157,7 @@ class CudaMamba final : public DeviceMamba {
     out_.ensure(size_t(T) * c_.dModel);
   }
 
-  void gemv(const float* W, const float* X, float* Y, int out, int in, int T) {
-    dim3 grid((out * 32 + 255) / 256, T);
-    gemvKernel<<<grid, 256>>>(W, X, Y, out, in);
-  }
+  void gemv(const float* W, const float* X, float* Y, int out, int in, int T) { launchGemv(W, X, Y, out, in, T); }
 
   void ssm(const float* xc, const float* dtRaw, int dtStride, int T) {
     ssmKernel<<<c_.mHeads, c_.mHeadDim>>>(state_.p, xc, c_.convChannels(), dtRaw, dtStride, dtBias_.p, aLog_.p, dSkip_.p, y_.p, T,

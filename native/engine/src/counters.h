@@ -13,6 +13,7 @@ struct ArmCounters {
   int64_t convFwdCalls = 0;     // whole-sequence causal conv passes
   int64_t deviceBlocks = 0;     // Mamba blocks executed on the device
   int64_t referenceTierOps = 0; // device ops that fell back to the portable host path
+  int64_t deviceForwardBlocks = 0; // attention, MoE and lm_head calls on the device (both arms of a CUDA build)
 };
 
 // The process-wide counters (the engine is single-threaded by design).

@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "attention.h"
 #include "config.h"
 #include "mamba.h"
+#include "moe.h"
 
 namespace nhref {
 
@@ -38,5 +40,30 @@ class DeviceMamba {
 
 // nullptr on a non-CUDA build; throws std::runtime_error naming the CUDA call that failed.
 std::unique_ptr<DeviceMamba> createDeviceMamba(const Config& c, const MambaWeights& w);
+
+// The rest of the forward on the device (CUDA build + usable GPU), in BOTH arms of NH_REF_DEVICE_MAMBA:
+// the flag moves only the Mamba blocks, as in the seeds' engine. One position per call (host in, host out).
+class DeviceAttention {
+ public:
+  virtual ~DeviceAttention() = default;
+  virtual void reset() = 0;                              // a fresh prefill empties the device k/v cache
+  virtual void forward(const float* u, float* out) = 0;  // project, append k/v, attend, o_proj
+};
+class DeviceMoe {
+ public:
+  virtual ~DeviceMoe() = default;
+  virtual void forward(const float* u, float* out) = 0;
+};
+class DeviceHead {
+ public:
+  virtual ~DeviceHead() = default;
+  virtual void logits(const float* normed, float* out) = 0;  // lm_head · normed
+};
+// Forward ops with no kernel image for the running GPU (those blocks then stay on the host).
+std::vector<std::string> missingForwardOps();
+// nullptr on a non-CUDA build.
+std::unique_ptr<DeviceAttention> createDeviceAttention(const Config& c, const AttnWeights& w);
+std::unique_ptr<DeviceMoe> createDeviceMoe(const Config& c, const MoeWeights& w);
+std::unique_ptr<DeviceHead> createDeviceHead(const Config& c, const float* lmHead);
 
 }  // namespace nhref

@@ -13,6 +13,10 @@ DeviceInfo probeDevice() {
 }
 std::vector<std::string> missingDeviceOps() { return {}; }
 std::unique_ptr<DeviceMamba> createDeviceMamba(const Config&, const MambaWeights&) { return nullptr; }
+std::vector<std::string> missingForwardOps() { return {}; }
+std::unique_ptr<DeviceAttention> createDeviceAttention(const Config&, const AttnWeights&) { return nullptr; }
+std::unique_ptr<DeviceMoe> createDeviceMoe(const Config&, const MoeWeights&) { return nullptr; }
+std::unique_ptr<DeviceHead> createDeviceHead(const Config&, const float*) { return nullptr; }
 #else
 std::string cudaBuildArchs() { return NH_REF_CUDA_ARCHS; }
 #endif

@@ -163,6 +163,8 @@ int runDriver(const DriverArgs& args) {
   say("engine loaded in %.2fs", loadS);
   say("checkpoint %s preset=%s sha256=%s arms: MAMBA_DECODE_STEP=%d DEVICE_MAMBA=%d", ck.path.c_str(), ck.preset.c_str(),
       ck.sha256.c_str(), flags.engine.decodeStep ? 1 : 0, flags.engine.deviceMamba ? 1 : 0);
+  say("forward: attention, MoE and lm_head on the %s; Mamba blocks on the %s", model->forwardOnDevice() ? "device" : "host",
+      flags.engine.deviceMamba ? "device" : "host");
   if (args.loadOnly) {
     say("load-only: nothing compared");
     return finish(kExitPass);
@@ -202,9 +204,10 @@ int runDriver(const DriverArgs& args) {
             ++step;
             if (!flags.armTrace) return;
             std::printf("ARM step T=%d nd=%d np=%d state_update_rows=%lld chunk_scan_calls=%lld conv_update_rows=%lld "
-                        "conv_fwd_calls=%lld device_blocks=%lld reference_tier_ops=%lld\n",
+                        "conv_fwd_calls=%lld device_blocks=%lld reference_tier_ops=%lld device_forward_blocks=%lld\n",
                         T, nd, np, (long long)c.stateUpdateRows, (long long)c.chunkScanCalls, (long long)c.convUpdateRows,
-                        (long long)c.convFwdCalls, (long long)c.deviceBlocks, (long long)c.referenceTierOps);
+                        (long long)c.convFwdCalls, (long long)c.deviceBlocks, (long long)c.referenceTierOps,
+                        (long long)c.deviceForwardBlocks);
             std::fflush(stdout);
             events.emit("counters", "\"step\":" + std::to_string(step) + ",\"fields\":" +
                                         countersJson({{"T", T}, {"nd", nd}, {"np", np},
@@ -213,7 +216,8 @@ int runDriver(const DriverArgs& args) {
                                                       {"conv_update_rows", c.convUpdateRows},
                                                       {"conv_fwd_calls", c.convFwdCalls},
                                                       {"device_blocks", c.deviceBlocks},
-                                                      {"reference_tier_ops", c.referenceTierOps}}));
+                                                      {"reference_tier_ops", c.referenceTierOps},
+                                                      {"device_forward_blocks", c.deviceForwardBlocks}}));
           },
           [&](int index, int token) {
             events.emit("token", "\"prompt\":" + std::to_string(job.id) + ",\"index\":" + std::to_string(index) +

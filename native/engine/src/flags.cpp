@@ -19,6 +19,7 @@ RunFlags readFlags(const std::function<const char*(const char*)>& getenv) {
   RunFlags f;
   f.engine.decodeStep = readBool(getenv, "NH_REF_MAMBA_DECODE_STEP", true);
   f.engine.deviceMamba = readBool(getenv, "NH_REF_DEVICE_MAMBA", false);
+  f.engine.deviceForward = readBool(getenv, "NH_REF_DEVICE_FORWARD", true);
   f.armTrace = readBool(getenv, "NH_REF_ARM_TRACE", false);
   return f;
 }

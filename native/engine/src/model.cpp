@@ -31,6 +31,15 @@ Model::Model(const Checkpoint& ck, EngineOptions opts) : cfg_(ck.config), opts_(
       moe_[i] = moeWeights(ck, int(i), cfg_);
     }
   }
+  deviceAttn_.resize(n);
+  deviceMoe_.resize(n);
+  if (opts_.deviceForward && cudaBuild() && probeDevice().available && missingForwardOps().empty()) {
+    for (size_t i = 0; i < n; ++i) {
+      if (cfg_.layers[i] == 'A') deviceAttn_[i] = createDeviceAttention(cfg_, attn_[i]);
+      if (cfg_.layers[i] == 'E') deviceMoe_[i] = createDeviceMoe(cfg_, moe_[i]);
+    }
+    deviceHead_ = createDeviceHead(cfg_, lmHead_);
+  }
   if (!opts_.deviceMamba) return;
   const DeviceInfo dev = probeDevice();
   if (!dev.available) throw std::runtime_error("NH_REF_DEVICE_MAMBA=1 but no device arm can run: " + dev.why);
@@ -61,16 +70,23 @@ void Model::mixer(size_t layer, const float* u, int T, float* out, bool isDecode
       else mambaPrefill(cfg_, mamba_[layer], mambaState_[layer], u, T, out);
     }
   } else if (kind == 'A') {
-    for (int t = 0; t < T; ++t) attnForward(cfg_, attn_[layer], attnCache_[layer], u + size_t(t) * D, out + size_t(t) * D);
+    for (int t = 0; t < T; ++t) {
+      if (deviceAttn_[layer]) deviceAttn_[layer]->forward(u + size_t(t) * D, out + size_t(t) * D);
+      else attnForward(cfg_, attn_[layer], attnCache_[layer], u + size_t(t) * D, out + size_t(t) * D);
+    }
   } else {
-    for (int t = 0; t < T; ++t) moeForward(cfg_, moe_[layer], u + size_t(t) * D, out + size_t(t) * D);
+    for (int t = 0; t < T; ++t) {
+      if (deviceMoe_[layer]) deviceMoe_[layer]->forward(u + size_t(t) * D, out + size_t(t) * D);
+      else moeForward(cfg_, moe_[layer], u + size_t(t) * D, out + size_t(t) * D);
+    }
   }
 }
 
 std::vector<float> Model::logitsOf(const float* h) {
   std::vector<float> normed(cfg_.dModel), logits(cfg_.vocab);
   rmsnorm(h, normF_, normed.data(), cfg_.dModel, cfg_.normEps);
-  matvec(lmHead_, normed.data(), logits.data(), cfg_.vocab, cfg_.dModel);
+  if (deviceHead_) deviceHead_->logits(normed.data(), logits.data());
+  else matvec(lmHead_, normed.data(), logits.data(), cfg_.vocab, cfg_.dModel);
   return logits;
 }
 
@@ -78,6 +94,8 @@ std::vector<float> Model::prefill(const std::vector<int>& tokens) {
   const int T = int(tokens.size()), D = cfg_.dModel;
   if (T == 0) throw std::runtime_error("prefill over zero tokens");
   for (auto& c : attnCache_) c.reset();
+  for (auto& a : deviceAttn_)
+    if (a) a->reset();
   std::vector<float> h(size_t(T) * D), u(size_t(T) * D), out(size_t(T) * D);
   for (int t = 0; t < T; ++t)
     for (int d = 0; d < D; ++d) h[size_t(t) * D + d] = embed_[size_t(tokens[t]) * D + d];

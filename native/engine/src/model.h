@@ -17,6 +17,7 @@ namespace nhref {
 struct EngineOptions {
   bool decodeStep = true;    // NH_REF_MAMBA_DECODE_STEP
   bool deviceMamba = false;  // NH_REF_DEVICE_MAMBA
+  bool deviceForward = true; // NH_REF_DEVICE_FORWARD: attention/MoE/head on the GPU of a CUDA build (both arms)
 };
 
 class Model {
@@ -31,6 +32,8 @@ class Model {
   const Config& config() const { return cfg_; }
   // Ops the device arm could not run natively on this GPU (already announced on stderr/stdout).
   const std::vector<std::string>& referenceTierOps() const { return refOps_; }
+  // Whether attention, MoE and the head run on the device (a CUDA build with a usable GPU, either arm).
+  bool forwardOnDevice() const { return deviceHead_ != nullptr; }
 
  private:
   void mixer(size_t layer, const float* u, int T, float* out, bool isDecode);
@@ -44,6 +47,10 @@ class Model {
   std::vector<MambaState> mambaState_;
   std::vector<AttnCache> attnCache_;
   std::vector<std::unique_ptr<DeviceMamba>> device_;
+  // Attention, MoE and the head on the device whenever this is a CUDA build with a usable GPU (both arms).
+  std::vector<std::unique_ptr<DeviceAttention>> deviceAttn_;
+  std::vector<std::unique_ptr<DeviceMoe>> deviceMoe_;
+  std::unique_ptr<DeviceHead> deviceHead_;
   std::vector<std::string> refOps_;
   std::vector<const float*> norms_;  // layers.i.norm.weight, looked up once
   const float* embed_ = nullptr;

@@ -6,7 +6,10 @@
 
 #include "device.h"
 #include "fixtures.h"
+#include "attention.h"
 #include "mamba.h"
+#include "moe.h"
+#include "ops.h"
 
 using namespace nhref;
 
@@ -75,4 +78,61 @@ TEST_CASE("device Mamba block == host block: wide heads (P 64, N 64, heads per g
   c.mState = 64;
   c.dModel = 256;
   compareBlock(c, true);
+}
+
+// The rest of the forward (attention, MoE, lm_head) runs on the device in BOTH arms of a CUDA build.
+TEST_CASE("device attention, MoE and head == host: GQA 4/2, top-2 of 4 experts") {
+  if (!deviceOrSkip()) return;
+  REQUIRE(missingForwardOps().empty());
+  Config c;
+  c.dModel = 64;
+  c.vocab = 256;
+  c.layers = "AE";
+  c.aHeads = 4; c.aKvHeads = 2; c.aHeadDim = 16;
+  c.eExperts = 4; c.eTopK = 2; c.eFf = 32;
+  SplitMix64 rng{41};
+  const int D = c.dModel, qDim = c.aHeads * c.aHeadDim, kvDim = c.aKvHeads * c.aHeadDim, T = 9;
+  const std::vector<float> q = nhtest::randomVec(rng, size_t(qDim) * D, 0.2f), k = nhtest::randomVec(rng, size_t(kvDim) * D, 0.2f),
+                           v = nhtest::randomVec(rng, size_t(kvDim) * D, 0.2f), o = nhtest::randomVec(rng, size_t(D) * qDim, 0.2f);
+  const AttnWeights aw{q.data(), k.data(), v.data(), o.data()};
+  const std::vector<float> u = nhtest::randomVec(rng, size_t(T) * D, 1.0f);
+  AttnCache cache;
+  std::unique_ptr<DeviceAttention> attn = createDeviceAttention(c, aw);
+  REQUIRE(attn != nullptr);
+  std::vector<float> host(size_t(T) * D), dev(size_t(T) * D);
+  for (int t = 0; t < T; ++t) {
+    attnForward(c, aw, cache, u.data() + size_t(t) * D, host.data() + size_t(t) * D);
+    attn->forward(u.data() + size_t(t) * D, dev.data() + size_t(t) * D);
+  }
+  CHECK(countBad(host, dev, 2e-3f) == 0);
+  attn->reset();  // a fresh prefill: the device cache starts empty again
+  std::vector<float> first(D);
+  attn->forward(u.data(), first.data());
+  CHECK(countBad(std::vector<float>(host.begin(), host.begin() + D), first, 2e-3f) == 0);
+
+  std::vector<std::vector<float>> up, down;
+  MoeWeights mw;
+  const std::vector<float> router = nhtest::randomVec(rng, size_t(c.eExperts) * D, 0.3f), bias = nhtest::randomVec(rng, size_t(c.eExperts), 0.5f);
+  mw.router = router.data();
+  mw.bias = bias.data();
+  for (int e = 0; e < c.eExperts; ++e) {
+    up.push_back(nhtest::randomVec(rng, size_t(c.eFf) * D, 0.3f));
+    down.push_back(nhtest::randomVec(rng, size_t(D) * c.eFf, 0.3f));
+  }
+  for (int e = 0; e < c.eExperts; ++e) { mw.up.push_back(up[e].data()); mw.down.push_back(down[e].data()); }
+  std::unique_ptr<DeviceMoe> moe = createDeviceMoe(c, mw);
+  REQUIRE(moe != nullptr);
+  for (int t = 0; t < T; ++t) {
+    moeForward(c, mw, u.data() + size_t(t) * D, host.data() + size_t(t) * D);
+    moe->forward(u.data() + size_t(t) * D, dev.data() + size_t(t) * D);
+  }
+  CHECK(countBad(host, dev, 2e-3f) == 0);
+
+  const std::vector<float> lm = nhtest::randomVec(rng, size_t(c.vocab) * D, 0.3f);
+  std::unique_ptr<DeviceHead> head = createDeviceHead(c, lm.data());
+  REQUIRE(head != nullptr);
+  std::vector<float> hostLogits(c.vocab), devLogits(c.vocab);
+  matvec(lm.data(), u.data(), hostLogits.data(), c.vocab, D);
+  head->logits(u.data(), devLogits.data());
+  CHECK(countBad(hostLogits, devLogits, 2e-3f) == 0);
 }

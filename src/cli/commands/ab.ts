@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { runAction } from '../run.js';
+import { printJson } from '../output.js';
 import { NhGateError } from '../../errors.js';
 import { positiveInt, positiveSeconds } from './a3.js';
 import { crossCommitRequested, runAbForm } from './abForms.js';
@@ -73,7 +74,8 @@ export function register(program: Command): void {
         if (opts.dryRun) {
           const g = inputs.gate?.gate ?? null;
           const plan = planAb({ recipe: inputs.recipe, gate: g, flag: inputs.flag!, repeats: repeats ?? g?.repeats ?? 4, order, seed, mode: opts.mode as 'decode', ...(g?.arms ? { armValues: g.arms } : {}) });
-          process.stdout.write(describePlan(withWarmup(plan, g?.warmupLegs ?? 0)) + '\n');
+          if (opts.json) printJson({ dryRun: true, plan: { order: plan.order, seed: plan.seed, text: describePlan(withWarmup(plan, g?.warmupLegs ?? 0)), legs: withWarmup(plan, g?.warmupLegs ?? 0).legs } });
+          else process.stdout.write(describePlan(withWarmup(plan, g?.warmupLegs ?? 0)) + '\n');
           return 'passed';
         }
         const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await realDeps());

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { runAction } from '../run.js';
+import { exitCodeFor } from '../exit.js';
 
 // Registers `nh-gate analyze`: a driver log captured anywhere → every number that can honestly be derived.
 export function register(program: Command): void {
@@ -17,7 +18,7 @@ export function register(program: Command): void {
     .action((opts: { log: string }) =>
       runAction(async () => {
         const { runAnalyze } = await import('../../analyze/command.js');
-        return runAnalyze(opts);
+        return runAnalyze(opts, exitCodeFor);
       }),
     );
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { runAction } from '../run.js';
+import { printJson } from '../output.js';
 import { positiveInt } from './a3.js';
 
 interface BuildCliOptions {
@@ -25,7 +26,7 @@ export function register(program: Command): void {
         const jobs = positiveInt('--jobs', opts.jobs);
         const [{ runBuild }, { realDeps }] = await Promise.all([import('../../gates/build.js'), import('../../gates/deps.js')]);
         const out = await runBuild({ recipe: opts.recipe, arch: opts.arch, jobs, flags: opts.flag }, await realDeps());
-        if (opts.json) process.stdout.write(JSON.stringify(out.record ?? { verdict: 'VOID', lines: out.lines }, null, 2) + '\n');
+        if (opts.json) printJson({ record: out.record, lines: out.lines, exitClass: out.exitClass });
         else process.stdout.write(out.lines.join('\n') + '\n');
         return out.exitClass;
       }),

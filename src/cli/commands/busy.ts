@@ -5,6 +5,7 @@ import { positiveSeconds } from './a3.js';
 
 interface BusyCliOptions {
   startMarker?: string;
+  endMarker?: string;
   device?: string;
   periodMs?: string;
   timeout?: string;
@@ -16,9 +17,10 @@ interface BusyCliOptions {
 export function register(program: Command): void {
   program
     .command('busy')
-    .description('sample GPU busy over a command: the window opens at the --start-marker line (else at start) and closes at exit')
+    .description('sample GPU busy over a command: the window opens at the --start-marker line (else at start) and closes at the --end-marker line (else at the last output line)')
     .argument('<command...>', 'the command and its arguments, after --')
     .option('--start-marker <regex>', "open the window at the first output line matching this (e.g. 'engine loaded in')")
+    .option('--end-marker <regex>', "close the window at the first line matching this after the start; never matched → WINDOW_UNKNOWN")
     .option('--device <index>', 'GPU index (required when several are visible)')
     .option('--period-ms <ms>', 'sampling period', '100')
     .option('--timeout <seconds>', 'kill the command (its whole process tree) after this long')
@@ -31,7 +33,7 @@ export function register(program: Command): void {
         const periodMs = Number(opts.periodMs ?? '100');
         if (!Number.isFinite(periodMs) || periodMs <= 0) throw new NhGateError('USAGE', `--period-ms ${opts.periodMs} is not a positive number`, 'pass --period-ms 100');
         const [{ runBusy }, { realDeps }, { printOutcome }] = await Promise.all([import('../../gates/busy.js'), import('../../gates/deps.js'), import('../../report/print.js')]);
-        const out = await runBusy({ argv: process.argv.slice(2), command, startMarker: opts.startMarker, deviceIndex, periodMs, timeoutS: positiveSeconds('--timeout', opts.timeout), resultsBase: opts.resultsDir }, await realDeps());
+        const out = await runBusy({ argv: process.argv.slice(2), command, startMarker: opts.startMarker, endMarker: opts.endMarker, deviceIndex, periodMs, timeoutS: positiveSeconds('--timeout', opts.timeout), resultsBase: opts.resultsDir }, await realDeps());
         printOutcome(out.result, Boolean(opts.json));
         return out.exitClass;
       }),

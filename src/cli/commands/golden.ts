@@ -6,7 +6,7 @@ interface CaptureFlags {
   maxNew: string; runs: string; nearTieNats: string; crossCheck: boolean; root: string; json?: boolean;
 }
 
-// Registers `nh-gate golden capture | accept | show`: goldens change only through capture → review → accept.
+// Registers `nh-gate golden capture | import | export | accept | show`: goldens change only through capture → review → accept.
 export function register(program: Command): void {
   const golden = program.command('golden').description('capture goldens from the float64 oracle, review them, accept them (never silently)');
 
@@ -33,6 +33,30 @@ export function register(program: Command): void {
         maxNew: io.positiveInt('--max-new', o.maxNew), runs: io.positiveInt('--runs', o.runs),
         nearTieNats: io.nonNegativeNumber('--near-tie-nats', o.nearTieNats), crossCheck: o.crossCheck, json: o.json === true,
       });
+    }));
+
+  golden
+    .command('import <file>')
+    .description("STAGE a golden from an engine's own golden file (kept byte for byte beside it); review, then accept")
+    .option('--format <format>', 'the file\'s format: vllm-cpp-oracle (tests/parity/goldens/<name>/oracle.json of mudler/vllm.cpp)')
+    .option('--name <name>', 'golden name (default: the directory name of an oracle.json, else the file name)')
+    .option('--root <dir>', 'repository root holding goldens/ and .nh-gate/', process.cwd())
+    .option('--json', 'print one JSON document on stdout')
+    .action((file: string, o: { format?: string; name?: string; root: string; json?: boolean }) => runAction(async () => {
+      const { runImport } = await import('../../oracle/run-import.js');
+      return runImport({ root: o.root, file, format: o.format, name: o.name, json: o.json === true });
+    }));
+
+  golden
+    .command('export <name>')
+    .description("write the file an engine's driver reads for a golden: the imported original, or one written in that format")
+    .option('--format <format>', 'vllm-cpp-oracle')
+    .requiredOption('--out <file>', 'where to write it')
+    .option('--root <dir>', 'repository root holding goldens/', process.cwd())
+    .option('--json', 'print one JSON document on stdout')
+    .action((name: string, o: { format?: string; out: string; root: string; json?: boolean }) => runAction(async () => {
+      const { runExport } = await import('../../oracle/run-import.js');
+      return runExport({ root: o.root, golden: name, format: o.format, out: o.out, json: o.json === true });
     }));
 
   golden

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { runAction } from '../run.js';
+import { printJson } from '../output.js';
 import { exitCodeFor } from '../exit.js';
 import { NhGateError, type ExitClass } from '../../errors.js';
 
@@ -28,7 +29,7 @@ export function register(program: Command): void {
     .option('--only <id>', 'run one row (its suite\'s self-test still runs first)')
     .option('--in-diff <ref>', 'only rows whose file differs from <ref> (git diff)')
     .option('--arch <arch>', 'recipe arch to configure for', 'cpu')
-    .option('--out <dir>', 'report directory (default .nh-gate/mutate/<recipe>/report)')
+    .option('--out <dir>', 'run directory for the reports (default .nh-gate/runs/<UTC stamp>-mutate-<recipe>)')
     .option('--workspace <dir>', 'where the scratch trees live (default .nh-gate/mutate/<recipe>)')
     .option('--full-rebuild', 'wipe and reconfigure the build dir for every build (the benchmark\'s control)')
     .option('--json', 'print one JSON document on stdout')
@@ -39,6 +40,9 @@ export function register(program: Command): void {
 export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> {
   const jobs = Number(opts.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new NhGateError('USAGE', `--jobs ${opts.jobs}: not a whole number from 1 to 64`, 'pass e.g. --jobs 2');
+  const [{ createRunDir, appendLine }, { ledgerPath }, { writeAtomic }, { renderMutateSummary, mutateLedgerEntry }] = await Promise.all([
+    import('../../results/write.js'), import('../../results/ledger.js'), import('../../io/atomic.js'), import('../../mutate/report/summary.js'),
+  ]);
   const [{ loadMutationTable, checkTableAgainstRecipe }, { loadRecipe }, { buildVars }, { runMutate }, { changedFilesSince }, { writeReports, resultDoc }, { renderTable }, { onInterrupt }, path] = await Promise.all([
     import('../../config/mutations.js'), import('../../config/load.js'), import('../../build/build.js'), import('../../mutate/run.js'),
     import('../../mutate/diff.js'), import('../../mutate/report/write.js'), import('../../mutate/report/table.js'), import('../../exec/interrupt.js'), import('node:path'),
@@ -50,7 +54,8 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
   checkTableAgainstRecipe(table, opts.table, recipe, srcRel);
   const changedFiles = opts.inDiff !== undefined ? changedFilesSince(opts.inDiff, root) : undefined;
   const workspace = path.resolve(root, opts.workspace ?? path.join('.nh-gate', 'mutate', recipe.name));
-  const outDir = path.resolve(root, opts.out ?? path.join(workspace, 'report'));
+  const resultsBase = path.resolve(root, '.nh-gate');
+  const outDir = opts.out ? path.resolve(root, opts.out) : createRunDir(resultsBase, `mutate-${recipe.name}`, new Date());
   const tty = process.stderr.isTTY === true;
   const interrupt = onInterrupt((sig) => process.stderr.write(`nh-gate mutate: ${sig}: stopping; the scratch file in flight is restored, finished rows are kept\n`));
   let rep;
@@ -66,8 +71,11 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
   }
   const code = exitCodeFor(rep.exitClass);
   writeReports(outDir, root, rep.rows, rep, code);
+  // Like every gate: a summary beside the reports and one ledger line.
+  writeAtomic(path.join(outDir, 'summary.md'), renderMutateSummary(rep));
+  appendLine(ledgerPath(resultsBase), mutateLedgerEntry(rep, opts.arch, outDir, opts.table));
   if (opts.json) {
-    process.stdout.write(JSON.stringify(resultDoc(rep, code, outDir), null, 2) + '\n');
+    printJson({ ...(resultDoc(rep, code, outDir) as Record<string, unknown>) });
     return rep.exitClass;
   }
   if (rep.rows.length === 0) {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { NhGateError } from '../../errors.js';
 import { runAction } from '../run.js';
+import { printJson } from '../output.js';
 
 // Registers `nh-gate probe`: the silicon of this host and which busy sampler is available, and why not.
 export function register(program: Command): void {
@@ -16,9 +17,10 @@ export function register(program: Command): void {
           if (!/^\d+$/.test(opts.device)) throw new NhGateError('USAGE', `--device ${opts.device} is not a GPU index`, 'pass a non-negative integer, e.g. --device 0');
           deviceIndex = Number(opts.device);
         }
-        const { gatherProbe, renderProbe } = await import('../../sampler/probeReport.js');
+        const { gatherProbe, renderProbe } = await import('../../silicon/probeReport.js');
         const report = await gatherProbe(deviceIndex);
-        process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : renderProbe(report));
+        if (opts.json) printJson({ ...report });
+        else process.stdout.write(renderProbe(report));
         return 'passed';
       }),
     );

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { runAction } from '../run.js';
+import { printJson } from '../output.js';
 
 // Registers `nh-gate validate`: every recipe, gate, golden (and given file) against its schema, `file: field: message`.
 export function register(program: Command): void {
@@ -16,7 +17,7 @@ export function register(program: Command): void {
         const files = collectFiles(paths, root);
         const results = files.map((f) => validateFile(f, root, paths.length > 0 ? undefined : root));
         const bad = results.filter((r) => r.issues.length > 0);
-        if (opts.json) process.stdout.write(JSON.stringify({ files: results, ok: bad.length === 0 && files.length > 0 }) + '\n');
+        if (opts.json) printJson({ files: results, ok: bad.length === 0 && files.length > 0 });
         else {
           for (const r of results) {
             if (r.issues.length === 0) process.stdout.write(`ok ${r.file} (${r.kind})\n`);

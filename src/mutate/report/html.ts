@@ -1,8 +1,9 @@
+import { escapeXml } from '../../io/xml.js';
 import type { MutantResult } from '../types.js';
 import { strykerStatus } from './stryker.js';
 import { verdictText } from './table.js';
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeXml;
 
 // A self-contained static HTML report. mutation-testing-elements' own HTML loads its web component
 // from a CDN, and a CI artifact is often read with no network; this page needs none. The JSON beside it

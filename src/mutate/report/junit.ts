@@ -1,7 +1,8 @@
+import { escapeXml } from '../../io/xml.js';
 import type { MutantResult } from '../types.js';
 import { verdictText } from './table.js';
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeXml;
 
 // One <testcase> per mutant: a row that kept its promise passes, a survivor or unpromised catch is a
 // <failure>, and anything that proved nothing (VOID, TIMEOUT) is an <error>, never a pass.

@@ -11,25 +11,30 @@ export function verdictText(r: MutantResult): string {
 function casesText(r: MutantResult): string {
   const c = r.suite?.counts?.cases;
   if (!c) return '-';
-  return `${c.total}: ${c.passed} ok, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`;
-}
-
-function assertionsText(r: MutantResult): string {
   const a = r.suite?.counts?.assertions;
-  return a ? `${a.total}: ${a.failed} failed` : '-';
+  return `${c.total}: ${c.passed} ok, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}${a ? `; ${a.total} asserts, ${a.failed} failed` : ''}`;
 }
 
-const dash = (v: number | string | null | undefined): string => (v === null || v === undefined ? '-' : String(v));
+function buildText(r: MutantResult): string {
+  if (r.compileExit === null) return '-';
+  return `exit ${r.compileExit}${r.errorCount ? `, ${r.errorCount} err` : ''}`;
+}
 
-// The rows as the seeds' mutation table: every result beside its compile exit, error count and binary sha,
+// Column widths (padding included) that keep the table within 100 columns; long cells wrap.
+export const TABLE_COL_WIDTHS = [16, 11, 14, 16, 18, 18] as const;
+
+// The rows as the seeds' mutation table: every result beside its build exit, error count and binary sha,
 // so a mutant that did not build or did not reach the binary can never read as a pass.
 export function renderTable(rows: MutantResult[]): string {
   const t = new Table({
-    head: ['id', 'compile exit', 'errors', 'binary sha16', 'cases', 'assertions', 'status', 'verdict'],
+    head: ['id', 'build', 'binary sha12', 'cases', 'status', 'verdict'],
+    colWidths: [...TABLE_COL_WIDTHS],
+    wordWrap: true,
+    wrapOnWordBoundary: false,
     style: { head: [], border: [] },
   });
   for (const r of rows) {
-    t.push([r.id, dash(r.compileExit), dash(r.errorCount), r.binarySha ? r.binarySha.slice(0, 16) : '-', casesText(r), assertionsText(r), r.detail, verdictText(r)]);
+    t.push([r.id, buildText(r), r.binarySha ? r.binarySha.slice(0, 12) : '-', casesText(r), r.detail, verdictText(r)]);
   }
   return t.toString();
 }

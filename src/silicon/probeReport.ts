@@ -1,12 +1,12 @@
 // What `nh-gate probe` reports: silicon, every device with its extras, and which busy backend would be
 // used and why the better ones would not. Gathering is an effect; rendering is pure.
-import type { Silicon } from '../silicon/types.js';
-import { archOf, cpuModel, detectSilicon } from '../silicon/detect.js';
+import type { Silicon } from './types.js';
+import { archOf, cpuModel, detectSilicon } from './detect.js';
 import { NhGateError } from '../errors.js';
-import type { NativeDevice } from './binding.js';
-import { loadAddon, unavailableLine } from './load.js';
-import { smiGpus } from './smiQuery.js';
-import type { SamplerBackend } from './types.js';
+import type { NativeDevice } from '../sampler/binding.js';
+import { loadAddon, unavailableLine } from '../sampler/load.js';
+import { smiGpus } from '../sampler/smiQuery.js';
+import type { SamplerBackend } from '../sampler/types.js';
 
 // One device as probe prints it: NVML's fields with the compute capability spelled as the arch names users type.
 export interface ProbeDevice extends Omit<NativeDevice, 'ccMajor' | 'ccMinor'> {
@@ -30,7 +30,7 @@ function toProbeDevice(d: NativeDevice): ProbeDevice {
   const cc = d.ccMajor === null || d.ccMinor === null ? null : `${d.ccMajor}.${d.ccMinor}`;
   return {
     index: d.index, name: d.name, uuid: d.uuid, computeCapability: cc, ...archOf(cc), maxSmClockMHz: d.maxSmClockMHz,
-    smClockMHz: d.smClockMHz, persistenceMode: d.persistenceMode, mig: d.mig, gpmSupported: d.gpmSupported, fieldErrors: d.fieldErrors,
+    smClockMHz: d.smClockMHz, persistenceMode: d.persistenceMode, appSmClockMHz: d.appSmClockMHz ?? null, appMemClockMHz: d.appMemClockMHz ?? null, mig: d.mig, gpmSupported: d.gpmSupported, fieldErrors: d.fieldErrors,
   };
 }
 
@@ -96,7 +96,7 @@ export function renderProbe(r: ProbeReport): string {
     const errs = Object.entries(d.fieldErrors).map(([k, v]) => `${k}: ${v}`);
     lines.push(
       `device ${d.index}     ${d.name ?? '?'} persistence ${onOff(d.persistenceMode)}, MIG ${d.mig === null ? 'n/a' : onOff(d.mig.current)}, ` +
-        `SM clock ${d.smClockMHz ?? '?'}/${d.maxSmClockMHz ?? '?'} MHz, GPM ${d.gpmSupported ? 'yes' : 'no'}` + (errs.length ? ` (unread: ${errs.join('; ')})` : ''),
+        `SM clock ${d.smClockMHz ?? '?'}/${d.maxSmClockMHz ?? '?'} MHz, application clocks SM ${d.appSmClockMHz ?? '?'} / memory ${d.appMemClockMHz ?? '?'} MHz, GPM ${d.gpmSupported ? 'yes' : 'no'}` + (errs.length ? ` (unread: ${errs.join('; ')})` : ''),
     );
   }
   lines.push(r.addon.loaded ? `addon        loaded (${r.addon.path})` : `addon        ${unavailableLine(r.addon.reason ?? '')}`);

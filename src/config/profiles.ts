@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { NhGateError } from '../errors.js';
-import { BUILTIN_PROFILES } from './builtin.js';
-import { ProfileSchema } from './schema.js';
-import { compileProfile } from './compile.js';
-import type { Profile } from './types.js';
-import { formatZodIssues } from '../config/load.js';
+import { BUILTIN_PROFILES } from '../profiles/builtin.js';
+import { ProfileSchema } from './profile.js';
+import { compileProfile } from '../profiles/compile.js';
+import type { Profile } from '../profiles/types.js';
+import { formatZodIssues } from './load.js';
 
 // Names users can pass to --profile.
 export function listProfiles(): string[] {
@@ -42,7 +42,7 @@ export function resolveProfile(nameOrPath: string, root = process.cwd()): Profil
     throw new NhGateError('BAD_CONFIG', `${file}: not JSON (${(err as Error).message})`, 'fix the JSON syntax');
   }
   const parsed = ProfileSchema.safeParse(json);
-  if (!parsed.success) throw new NhGateError('BAD_CONFIG', formatZodIssues(file, parsed.error).join('\n'), 'fix the fields named above');
+  if (!parsed.success) throw new NhGateError('BAD_CONFIG', formatZodIssues(file, parsed.error, ProfileSchema).join('\n'), 'fix the fields named above');
   const profile: Profile = { name: parsed.data.name, prefix: parsed.data.prefix, patterns: parsed.data.patterns };
   if (parsed.data.description !== undefined) profile.description = parsed.data.description;
   try {

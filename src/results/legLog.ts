@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+// A leg log names what it is: a first line says which profile, mode, golden and events file the leg
+// used, a last line how the driver ended. `analyze --log` of a leg log reads both and re-judges the
+// leg through the same function the leg used, so the two can never disagree.
+
+const HEADER = '#nh-gate leg ';
+const TRAILER = '#nh-gate end ';
+
+export const LegLogHeaderSchema = z.strictObject({
+  schemaVersion: z.literal(1),
+  profile: z.string().min(1),
+  recipe: z.string().nullable(),
+  mode: z.string().min(1),
+  golden: z.string().nullable().describe('absolute path of the golden the leg was judged against'),
+  events: z.string().nullable().describe('events file, relative to the log'),
+  deviceClaim: z.boolean(),
+  index: z.number().int().nonnegative(),
+  arm: z.enum(['A', 'B', 'single']),
+  label: z.string(),
+});
+
+export const LegLogTrailerSchema = z.strictObject({
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  timedOut: z.boolean(),
+  interrupted: z.boolean(),
+  spawnError: z.string().nullable(),
+  foreignPids: z.array(z.number().int()),
+});
+
+export type LegLogHeader = z.infer<typeof LegLogHeaderSchema>;
+export type LegLogTrailer = z.infer<typeof LegLogTrailerSchema>;
+
+// The header line of a leg log.
+export function legHeaderLine(h: LegLogHeader): string {
+  return HEADER + JSON.stringify(h);
+}
+
+// The trailer line of a leg log.
+export function legTrailerLine(t: LegLogTrailer): string {
+  return TRAILER + JSON.stringify(t);
+}
+
+// Whether a stored line is one of nh-gate's own (never offered to an engine profile).
+export function isMetaLine(line: string): boolean {
+  return line.startsWith('#nh-gate ');
+}
+
+// A header or trailer line parsed (zod at the boundary); null for any other line or a damaged one.
+export function parseMetaLine(line: string): { header: LegLogHeader } | { trailer: LegLogTrailer } | null {
+  const json = (prefix: string): unknown => {
+    try {
+      return JSON.parse(line.slice(prefix.length));
+    } catch {
+      return undefined;
+    }
+  };
+  if (line.startsWith(HEADER)) {
+    const r = LegLogHeaderSchema.safeParse(json(HEADER));
+    return r.success ? { header: r.data } : null;
+  }
+  if (line.startsWith(TRAILER)) {
+    const r = LegLogTrailerSchema.safeParse(json(TRAILER));
+    return r.success ? { trailer: r.data } : null;
+  }
+  return null;
+}

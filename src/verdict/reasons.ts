@@ -1,0 +1,26 @@
+// Why a leg or a run is void, as data: a stable code and a sentence. Renderers join them; no code
+// ever reads a reason back out of its text.
+
+// The codes a leg or run may be voided with (refusal codes of SPEC §3 where they apply).
+export const VOID_CODES = [
+  'CRASHED', 'TIMEOUT', 'PARTIAL', 'ENGINE_REFUSED', 'REFERENCE_TIER', 'CONTENDED', 'WRONG_TOKENS', 'NO_TOKENS',
+  'GOLDEN_MISMATCH', 'NO_SUCH_SILICON', 'BUILD_FAILED', 'DEGRADED_BUILD', 'PROBE_FAILED', 'PREPARE_FAILED',
+  'MIXED_BINARIES', 'MISSING_LEGS', 'NOT_FINISHED', 'THROTTLED', 'MISSING_BINARY',
+] as const;
+export type VoidCode = (typeof VOID_CODES)[number];
+
+// One reason a verdict is what it is.
+export interface Reason {
+  code: VoidCode;
+  message: string;
+}
+
+// Builds a reason; the one constructor, so every reason has a code.
+export function reason(code: VoidCode, message: string): Reason {
+  return { code, message };
+}
+
+// "CODE: message", the one way a reason is printed.
+export function formatReason(r: Reason): string {
+  return `${r.code}: ${r.message}`;
+}
