@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'SAMPLER_STATE'
   | 'NO_CALIBRATION'
   | 'MISSING_PREREQUISITE'
+  | 'DISK_FULL'
+  | 'UNWRITABLE'
   | 'INTERNAL';
 
 import type { ExitClass } from './verdict/words.js';
@@ -38,6 +40,9 @@ const CLASS_OF: Record<ErrorCode, ExitClass> = {
   SAMPLER_UNAVAILABLE: 'void',
   SAMPLER_STATE: 'internal',
   NO_CALIBRATION: 'void',
+  // The results directory's own faults: nothing valid could be recorded (3), or a path the user must fix (2).
+  DISK_FULL: 'void',
+  UNWRITABLE: 'usage',
   INTERNAL: 'internal',
 };
 

@@ -9,6 +9,8 @@ import { rejudgeLegLog } from './rejudge.js';
 import { resolveProfile } from '../config/profiles.js';
 import type { Profile } from '../profiles/types.js';
 import type { Baseline } from '../config/recipe.js';
+import { describeHazards } from '../profiles/hostile.js';
+import { MAX_LINE_CHARS } from '../exec/lines.js';
 import type { UtilPoint } from '../quantity/busy.js';
 import { analyze } from './analyze.js';
 import { analysisJson, renderAnalysisText } from './render.js';
@@ -56,7 +58,7 @@ export async function runAnalyze(opts: AnalyzeOptions, codeOf: (c: ExitClass) =>
     baselines = recipe.baselines;
     profile = resolveProfile(recipe.profile, dirname(path)); // a profile file is named relative to its recipe
   }
-  const { report, bytes, timed, header, trailer } = await readDriverLog(opts.log, profile);
+  const { report, bytes, timed, hazards, header, trailer } = await readDriverLog(opts.log, profile);
   // A leg log with its header and trailer is judged again by the leg's own judge, against the leg's golden.
   let leg = null;
   if (header && trailer && header.golden) {
@@ -76,6 +78,8 @@ export async function runAnalyze(opts: AnalyzeOptions, codeOf: (c: ExitClass) =>
   }
   const a = analyze({ report, timed, window, samples, arch: opts.arch ?? null, baselines, leg });
   a.notes.unshift(...notes);
+  const hostile = describeHazards(hazards, MAX_LINE_CHARS);
+  if (hostile) a.notes.push(hostile);
   const ctx = {
     log: opts.log,
     label: opts.label ?? null,

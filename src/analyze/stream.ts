@@ -2,6 +2,8 @@ import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:
 import { NhGateError } from '../errors.js';
 import { createDriverReader } from '../profiles/reader.js';
 import { parseTimedLine } from '../profiles/timed.js';
+import { LineSplitter } from '../exec/lines.js';
+import { emptyHazards, screenLine, type OutputHazards } from '../profiles/hostile.js';
 import type { DriverReport, Profile } from '../profiles/types.js';
 import { isMetaLine, parseMetaLine, type LegLogHeader, type LegLogTrailer } from '../results/legLog.js';
 
@@ -10,6 +12,8 @@ export interface LogRead {
   bytes: number;
   // Whether the log carried nh-gate arrival times (a leg log from a run directory) on its lines.
   timed: boolean;
+  // Cut, non-UTF-8, NUL and \r lines, screened by the same rule a live leg uses (so the two agree).
+  hazards: OutputHazards;
   // nh-gate's own header and trailer when the log is a leg log (both null for a log captured elsewhere).
   header: LegLogHeader | null;
   trailer: LegLogTrailer | null;
@@ -28,46 +32,34 @@ export async function readDriverLog(path: string, profile: Profile): Promise<Log
   if (bytes === 0) throw new NhGateError('BAD_INPUT', `${path}: the driver log is empty — there is nothing to analyze`, 'point --log at the captured driver output');
   const reader = createDriverReader(profile);
   let timedLines = 0;
-  // Streamed in 1 MiB chunks and split by hand (readline costs more than the parsing on a 100 MB log);
-  // memory holds one chunk plus one partial line, whatever the file size.
+  const hazards = emptyHazards();
+  // Streamed in 1 MiB chunks through the live legs' line splitter (readline costs more than the parsing on a
+  // 100 MB log): memory holds one chunk plus one line of at most MAX_LINE_CHARS, whatever the file holds.
   const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  const splitter = new LineSplitter('stdout');
   let header: LegLogHeader | null = null;
   let trailer: LegLogTrailer | null = null;
-  const onLine = (raw: string): void => {
-    if (isMetaLine(raw)) {
-      const m = parseMetaLine(raw);
-      if (m && 'header' in m) header = m.header;
-      else if (m) trailer = m.trailer;
-      return; // nh-gate's own lines are never offered to the engine's profile
+  const onLines = (lines: ReturnType<LineSplitter['push']>): void => {
+    for (const l of lines) {
+      if (isMetaLine(l.text)) {
+        const m = parseMetaLine(l.text);
+        if (m && 'header' in m) header = m.header;
+        else if (m) trailer = m.trailer;
+        continue; // nh-gate's own lines are never offered to the engine's profile
+      }
+      const { tS, text } = parseTimedLine(l.text);
+      if (tS !== undefined) timedLines += 1;
+      if (screenLine({ ...l, text }, hazards)) reader.push(text, tS);
     }
-    const { tS, text } = parseTimedLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
-    if (tS !== undefined) timedLines += 1;
-    reader.push(text, tS);
   };
-  let rest = '';
   try {
-    for await (const chunk of input as AsyncIterable<string>) {
-      let start = 0;
-      let nl = chunk.indexOf('\n');
-      if (nl >= 0 && rest.length > 0) {
-        onLine(rest + chunk.slice(0, nl));
-        rest = '';
-        start = nl + 1;
-        nl = chunk.indexOf('\n', start);
-      }
-      while (nl >= 0) {
-        onLine(chunk.slice(start, nl));
-        start = nl + 1;
-        nl = chunk.indexOf('\n', start);
-      }
-      rest += chunk.slice(start);
-    }
+    for await (const chunk of input as AsyncIterable<string>) onLines(splitter.push(chunk, 0n));
   } catch (err) {
     throw new NhGateError('UNREADABLE_FILE', `${path}: read failed (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'check the --log path');
   }
-  if (rest.length > 0) onLine(rest);
+  onLines(splitter.flush(0n));
   const report = reader.report();
-  return { report, bytes, timed: timedLines > 0, header, trailer };
+  return { report, bytes, timed: timedLines > 0, hazards, header, trailer };
 }
 
 const PEEK_BYTES = 64 * 1024;

@@ -25,7 +25,8 @@ export const SequentialSchema = z.strictObject({
 export const GateSchema = z.strictObject({
   schemaVersion: z.literal(1),
   kind: z.enum(['a3', 'ab', 'busy', 'mutate', 'suite']),
-  name: z.string(),
+  // A name, not a path: it names run directories and ledger lines (`../../tmp/x` is refused at validate).
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a gate name is letters, digits, ".", "_" and "-" (no "/", no leading "."), at most 128 characters'),
   recipe: z.string(),
   golden: z.string().optional(),
   flag: z.string().optional(),

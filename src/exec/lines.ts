@@ -1,27 +1,92 @@
 import type { TimedLine } from './types.js';
 
+// A line longer than this is cut here: a 100 MB line with no newline must not become a 100 MB string.
+export const MAX_LINE_CHARS = 1 << 20;
+
 // Splits a byte stream into lines stamped at the arrival of the chunk that completed them.
-// Pure: the caller supplies the arrival time, so it is testable without a clock.
+// Pure: the caller supplies the arrival time, so it is testable without a clock. Bounded: a line past
+// maxLineChars keeps its head, the rest is dropped and counted on the line (truncatedChars).
+// A `\r` progress bar keeps what a terminal would show: the text after the last carriage return.
 export class LineSplitter {
-  private partial = '';
-  constructor(private readonly stream: 'stdout' | 'stderr') {}
+  private parts: string[] = [];
+  private partialChars = 0;
+  private dropped = 0;
+  constructor(private readonly stream: 'stdout' | 'stderr', private readonly maxLineChars = MAX_LINE_CHARS) {}
 
   push(chunk: string, tNs: bigint): TimedLine[] {
-    const text = this.partial + chunk;
-    const parts = text.split('\n');
-    this.partial = parts.pop() ?? '';
-    return parts.map((p) => ({ tNs, stream: this.stream, text: stripCr(p) }));
+    const out: TimedLine[] = [];
+    let from = 0;
+    for (;;) {
+      const nl = chunk.indexOf('\n', from);
+      const end = nl < 0 ? chunk.length : nl;
+      this.take(chunk, from, end);
+      if (nl < 0) break;
+      out.push(this.cut(tNs));
+      from = nl + 1;
+    }
+    return out;
   }
 
   // A final line without a newline still counts once the stream ends.
   flush(tNs: bigint): TimedLine[] {
-    if (this.partial === '') return [];
-    const line = { tNs, stream: this.stream, text: stripCr(this.partial) };
-    this.partial = '';
-    return [line];
+    if (this.partialChars === 0 && this.dropped === 0) return [];
+    return [this.cut(tNs)];
+  }
+
+  private take(chunk: string, from: number, end: number): void {
+    const room = this.maxLineChars - this.partialChars;
+    const n = end - from;
+    if (n <= room) {
+      if (n > 0) this.parts.push(from === 0 && end === chunk.length ? chunk : chunk.slice(from, end));
+      this.partialChars += n;
+      return;
+    }
+    if (room > 0) this.parts.push(chunk.slice(from, from + room));
+    this.partialChars += Math.max(room, 0);
+    this.dropped += n - Math.max(room, 0);
+  }
+
+  private cut(tNs: bigint): TimedLine {
+    const raw = this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
+    const line: TimedLine = { tNs, stream: this.stream, text: '' };
+    const { text, overwrites } = terminalText(raw);
+    line.text = text;
+    if (overwrites > 0) line.crOverwrites = overwrites;
+    if (this.dropped > 0) line.truncatedChars = this.dropped;
+    this.parts = [];
+    this.partialChars = 0;
+    this.dropped = 0;
+    return line;
   }
 }
 
-function stripCr(s: string): string {
-  return s.endsWith('\r') ? s.slice(0, -1) : s;
+// What a terminal shows of a line: a trailing CR (CRLF) dropped, then the last non-empty `\r` segment.
+export function terminalText(raw: string): { text: string; overwrites: number } {
+  const s = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (s.indexOf('\r') < 0) return { text: s, overwrites: 0 };
+  const segs = s.split('\r');
+  let i = segs.length - 1;
+  while (i > 0 && segs[i] === '') i -= 1;
+  return { text: segs[i]!, overwrites: segs.length - 1 };
+}
+
+// Keeps the last `capacity` lines of a stream (for lastLines), never the whole output.
+export class LineRing {
+  private buf: TimedLine[] = [];
+  private next = 0;
+  total = 0;
+  constructor(private readonly capacity: number) {}
+
+  push(l: TimedLine): void {
+    this.total += 1;
+    if (this.buf.length < this.capacity) this.buf.push(l);
+    else {
+      this.buf[this.next] = l;
+      this.next = (this.next + 1) % this.capacity;
+    }
+  }
+
+  lines(): TimedLine[] {
+    return [...this.buf.slice(this.next), ...this.buf.slice(0, this.next)];
+  }
 }

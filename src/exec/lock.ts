@@ -1,8 +1,10 @@
-import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { NhGateError } from '../errors.js';
-import { procAlive } from './procfs.js';
+import { procAlive, startTicks } from './procfs.js';
+import { reaperPid } from './reaper.js';
+
 
 // One GPU lock per host, held for a whole series (all legs), so two gates never share the device.
 export interface LockInfo {
@@ -10,13 +12,21 @@ export interface LockInfo {
   host: string;
   command: string;
   startedAt: string;
+  // The holder's start time (/proc ticks): a recycled pid is not the holder.
+  startTicks?: number | null;
+  reaperPid?: number | null;
+  // The running leg's process group and its leader's start time, rewritten as each leg starts.
+  leg?: { pgid: number; startTicks: number | null } | null;
 }
 
 export interface HeldLock {
   path: string;
   info: LockInfo;
-  // Whether a stale lock (dead pid on this host) was removed to take this one.
+  // Whether a stale lock (dead pid on this host) was removed to take this one; its leg group, if still
+  // alive, is the caller's to settle (settleStaleGroup: ended only when provably that run's).
   replacedStale: LockInfo | null;
+  // Records the running leg's group in the lock file, so a later nh-gate can end it should this one die.
+  recordLeg(pgid: number): void;
   release(): void;
 }
 
@@ -42,7 +52,8 @@ function readLock(path: string): LockInfo | null {
   try {
     const v = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockInfo>;
     if (typeof v.pid !== 'number' || typeof v.host !== 'string') return null;
-    return { pid: v.pid, host: v.host, command: String(v.command ?? '?'), startedAt: String(v.startedAt ?? '?') };
+    const leg = v.leg && typeof v.leg.pgid === 'number' ? { pgid: v.leg.pgid, startTicks: typeof v.leg.startTicks === 'number' ? v.leg.startTicks : null } : null;
+    return { pid: v.pid, host: v.host, command: String(v.command ?? '?'), startedAt: String(v.startedAt ?? '?'), startTicks: typeof v.startTicks === 'number' ? v.startTicks : null, leg };
   } catch {
     return null;
   }
@@ -52,7 +63,7 @@ function readLock(path: string): LockInfo | null {
 // A live holder is a LOCKED error naming who holds it and how to proceed.
 export function acquireLock(path: string, command: string): HeldLock {
   mkdirSync(dirname(path), { recursive: true });
-  const info: LockInfo = { pid: process.pid, host: hostname(), command, startedAt: new Date().toISOString() };
+  const info: LockInfo = { pid: process.pid, host: hostname(), command, startedAt: new Date().toISOString(), startTicks: startTicks(process.pid), reaperPid: reaperPid(), leg: null };
   let replacedStale: LockInfo | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -61,6 +72,16 @@ export function acquireLock(path: string, command: string): HeldLock {
       closeSync(fd);
       return {
         path, info, replacedStale,
+        recordLeg(pgid: number) {
+          info.leg = { pgid, startTicks: startTicks(pgid) };
+          const tmp = `${path}.tmp-${process.pid}`;
+          try {
+            writeFileSync(tmp, JSON.stringify(info) + '\n');
+            renameSync(tmp, path);
+          } catch {
+            rmSync(tmp, { force: true });
+          }
+        },
         release() {
           const cur = readLock(path);
           if (cur && cur.pid === info.pid && cur.host === info.host) rmSync(path, { force: true });
@@ -69,7 +90,7 @@ export function acquireLock(path: string, command: string): HeldLock {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = readLock(path);
-      const stale = holder === null ? unreadableIsStale(path) : holder.host === info.host && !pidAlive(holder.pid);
+      const stale = holder === null ? unreadableIsStale(path) : holder.host === info.host && !holderAlive(holder);
       if (!stale) {
         const who = holder ? `pid ${holder.pid} on ${holder.host} (${holder.command}, since ${holder.startedAt})` : 'an unreadable holder';
         throw new NhGateError('LOCKED', `the GPU lock ${path} is held by ${who}`, 'wait for that series to finish, or point NH_GATE_LOCK elsewhere if it guards a different device');
@@ -79,6 +100,13 @@ export function acquireLock(path: string, command: string): HeldLock {
     }
   }
   throw new NhGateError('LOCKED', `could not take the GPU lock ${path} after removing a stale holder three times`, 'another nh-gate is racing for it; retry');
+}
+
+// The holder is alive when its pid is, and (where both start times are known) it is the same process.
+function holderAlive(h: LockInfo): boolean {
+  if (!pidAlive(h.pid)) return false;
+  const now = startTicks(h.pid);
+  return h.startTicks === null || h.startTicks === undefined || now === null || now === h.startTicks;
 }
 
 // A lock file without a readable holder: stale when empty or gone; garbled content is treated as held

@@ -3,14 +3,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 // Linux /proc reads: a zombie answers kill(pid, 0) like a live process, and in containers whose init
 // reaps slowly a killed tree lingers as zombies, so liveness is judged by process state, not by kill.
 
-interface ProcStat { pid: number; state: string; pgrp: number }
+interface ProcStat { pid: number; state: string; pgrp: number; startTicks: number }
 
 function readStat(pid: number | string): ProcStat | null {
   try {
     const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const close = s.lastIndexOf(')');
     const rest = s.slice(close + 2).split(' ');
-    return { pid: Number(pid), state: rest[0] ?? '?', pgrp: Number(rest[2]) };
+    return { pid: Number(pid), state: rest[0] ?? '?', pgrp: Number(rest[2]), startTicks: Number(rest[19]) };
   } catch {
     return null;
   }
@@ -38,4 +38,11 @@ export function groupMembers(pgid: number): number[] | null {
     if (st && st.pgrp === pgid && st.state !== 'Z' && st.state !== 'X') out.push(st.pid);
   }
   return out;
+}
+
+// A process's start time in clock ticks since boot (/proc/<pid>/stat field 22): with the pid it names one
+// process for good, so a recycled pid is never mistaken for the one recorded. Null when gone or unknown.
+export function startTicks(pid: number): number | null {
+  const st = readStat(pid);
+  return st === null || st.state === 'Z' || st.state === 'X' || !Number.isFinite(st.startTicks) ? null : st.startTicks;
 }

@@ -1,7 +1,8 @@
 import { execa } from 'execa';
 import { monoNs } from './clock.js';
-import { LineSplitter } from './lines.js';
+import { LineRing, LineSplitter } from './lines.js';
 import { groupAlive, terminateGroup } from './tree.js';
+import { clearGroup, startReaper, watchGroup } from './reaper.js';
 import type { Executor, ProcessRun, ProcessSpec, RunHooks, TimedLine } from './types.js';
 
 const DEFAULT_GRACE_MS = 2000;
@@ -10,18 +11,23 @@ const DEFAULT_GRACE_MS = 2000;
 // A crash, a timeout or a Ctrl-C comes back as data (ProcessRun), never as a thrown error.
 export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promise<ProcessRun> {
   const [file, ...args] = spec.argv;
-  const lines: TimedLine[] = [];
+  const all: TimedLine[] = [];
+  const ring = spec.retainLines !== undefined ? new LineRing(Math.max(1, spec.retainLines)) : null;
+  let lineCount = 0;
   const startNs = monoNs();
   const graceMs = spec.killGraceMs ?? DEFAULT_GRACE_MS;
   const emit = (batch: TimedLine[]): void => {
     for (const l of batch) {
-      lines.push(l);
+      lineCount += 1;
+      if (ring) ring.push(l);
+      else all.push(l);
       hooks.onLine?.(l);
     }
   };
   if (!file) return failedStart(spec, startNs, 'empty argv');
   if (hooks.signal?.aborted) return { ...failedStart(spec, startNs, 'interrupted before start'), interrupted: true, spawnError: null };
 
+  await startReaper();
   const child = execa(file, args, {
     cwd: spec.cwd,
     env: spec.env,
@@ -38,6 +44,11 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
   let interrupted = false;
   let killing: Promise<boolean> | null = null;
   const pid = child.pid ?? null;
+  // Should nh-gate itself die (SIGKILL, OOM), the reaper ends this group: no engine runs on without it.
+  if (pid !== null) {
+    watchGroup(pid);
+    hooks.onSpawn?.(pid);
+  }
   const killTree = (): void => {
     if (pid !== null && killing === null) killing = terminateGroup(pid, graceMs);
   };
@@ -71,6 +82,7 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
     killTree();
   }
   if (killing) await killing;
+  if (pid !== null) clearGroup(pid);
   const result = await child;
   const endStreamNs = monoNs();
   emit(out.flush(endStreamNs));
@@ -90,7 +102,8 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
     interrupted,
     spawnError: spawnError === null ? null : String(spawnError),
     orphansKilled,
-    lines,
+    lines: ring ? ring.lines() : all,
+    lineCount,
   };
 }
 

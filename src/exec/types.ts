@@ -8,6 +8,9 @@ export interface ProcessSpec {
   timeoutS?: number;
   // Grace between SIGTERM and SIGKILL when killing the tree.
   killGraceMs?: number;
+  // Keep only the last N lines in ProcessRun.lines (a ring); the caller streams the rest through onLine.
+  // Unset: every line is kept (builds, suites). Live legs set it, so memory stays flat on any output size.
+  retainLines?: number;
 }
 
 // One line of driver output, stamped by the harness when it arrived (monotonic ns).
@@ -15,6 +18,10 @@ export interface TimedLine {
   tNs: bigint;
   stream: 'stdout' | 'stderr';
   text: string;
+  // `\r` overwrites before the text a terminal would show (progress bars); absent when none.
+  crOverwrites?: number;
+  // Characters dropped past the line cap (a line with no newline for 100 MB); absent when none.
+  truncatedChars?: number;
 }
 
 // A finished (or failed) process as data: never an exception for a driver that misbehaved.
@@ -32,11 +39,15 @@ export interface ProcessRun {
   // Processes of the leg's group still alive after the leader exited, killed by the harness.
   orphansKilled: boolean;
   lines: TimedLine[];
+  // Lines seen in all (lines may hold only the last retainLines of them).
+  lineCount?: number;
 }
 
 // Hooks a caller may attach while a process runs.
 export interface RunHooks {
   onLine?: (line: TimedLine) => void;
+  // The leader's pid (= its process group) once spawned: the series records it in the GPU lock.
+  onSpawn?: (pid: number) => void;
   // Aborting it (Ctrl-C) kills the process tree and marks the run interrupted.
   signal?: AbortSignal;
 }
@@ -52,9 +63,16 @@ export function exitedCleanly(run: ProcessRun): boolean {
 }
 
 // The last n lines of a run, for surfacing a crash without the whole log.
+// Each is cut at LAST_LINE_CHARS: a hostile megabyte line must not land in result.json and the summary.
 export function lastLines(run: ProcessRun, n = 12): string[] {
-  return run.lines.slice(-n).map((l) => (l.stream === 'stderr' ? `[stderr] ${l.text}` : l.text));
+  return run.lines.slice(-n).map((l) => {
+    const text = l.text.length > LAST_LINE_CHARS ? `${l.text.slice(0, LAST_LINE_CHARS)}… (${l.text.length - LAST_LINE_CHARS + (l.truncatedChars ?? 0)} more characters)` : l.text;
+    return l.stream === 'stderr' ? `[stderr] ${text}` : text;
+  });
 }
+
+// How much of one line lastLines keeps.
+export const LAST_LINE_CHARS = 1000;
 
 // How a run ended, in words, for summaries and junit failure messages.
 export function describeEnd(run: ProcessRun): string {

@@ -12,7 +12,7 @@ import { hostArchKey } from '../silicon/types.js';
 import { refused } from '../quantity/make.js';
 import { formatTimedLine } from '../profiles/timed.js';
 import { createRunDir } from '../results/write.js';
-import { writeAtomic } from '../io/atomic.js';
+import { openLogSink } from '../results/logSink.js';
 import { saveRun, type PlotInputs } from '../report/save.js';
 import { appendLedger } from '../results/ledger.js';
 import { RESULT_SCHEMA_VERSION, type RunResult } from '../results/types.js';
@@ -59,12 +59,15 @@ export async function runBusy(o: BusyOptions, deps: GateDeps): Promise<SeriesOut
     let markerS: number | null = null;
     let endS: number | null = null;
     let lastLineS: number | null = null;
+    // The command's output streams to command.log as it arrives (memory stays flat on any output size).
+    const sink = openLogSink(join(runDir, 'command.log'));
     const run = await deps.exec.run(
-      { argv: o.command, ...(o.timeoutS ? { timeoutS: o.timeoutS } : {}) },
+      { argv: o.command, retainLines: 200, ...(o.timeoutS ? { timeoutS: o.timeoutS } : {}) },
       {
         signal: interrupt.signal,
         onLine: (l) => {
           const t = monoS(l.tNs);
+          sink.write(formatTimedLine(t, l.text));
           if (marker && markerS === null && marker.test(l.text)) markerS = t;
           else if (endMarker && endS === null && (!marker || markerS !== null) && endMarker.test(l.text)) endS = t;
           lastLineS = t;
@@ -72,7 +75,8 @@ export async function runBusy(o: BusyOptions, deps: GateDeps): Promise<SeriesOut
       },
     );
     const stopped = await sampler.stop();
-    writeAtomic(join(runDir, 'command.log'), run.lines.map((l) => formatTimedLine(monoS(l.tNs), l.text)).join('\n') + '\n');
+    const log = sink.close();
+    if (log.error) r.notes.push(`${log.fault ?? 'LOG_WRITE_FAILED'}: command.log stopped after ${log.bytes} bytes: ${log.error}`);
     const startS = marker ? markerS : monoS(run.startNs);
     const close = closeOf(endMarker, endS, lastLineS, monoS(run.endNs), o.endMarker);
     const window = startS !== null && close.endS !== null ? { startS, endS: close.endS } : null;

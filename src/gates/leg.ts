@@ -10,7 +10,6 @@ import { expandArgv, type TemplateVars } from '../build/template.js';
 import { sha256File } from '../io/hash.js';
 import { monoS } from '../exec/clock.js';
 import { readSamplesFile } from '../config/load.js';
-import { writeAtomic } from '../io/atomic.js';
 import type { LegRecord } from '../results/types.js';
 import type { TimelineInput, AbLegPoint } from '../report/plots.js';
 import type { GateDeps } from './deps.js';
@@ -21,6 +20,13 @@ import { legHeaderLine, legTrailerLine } from '../results/legLog.js';
 import { basename, resolve } from 'node:path';
 import type { GpmPoint } from '../quantity/activity.js';
 import type { ClockPoint } from '../quantity/clocks.js';
+import { MAX_LINE_CHARS } from '../exec/lines.js';
+import { describeHazards, emptyHazards, screenLine } from '../profiles/hostile.js';
+import { openLogSink, type LogSinkResult } from '../results/logSink.js';
+import { refuseBusyCutShort } from './samplerCut.js';
+
+// Lines kept in memory per leg for lastLines; the rest stream to the log and the reader.
+const RETAIN_LINES = 200;
 
 // What every leg of a series shares.
 export interface LegContext {
@@ -41,12 +47,16 @@ export interface LegContext {
   deviceIndex: number;
   timeoutS: number;
   signal: AbortSignal;
+  // Told the leg's process group as soon as it is spawned (the GPU lock records it).
+  onSpawn?: (pid: number) => void;
 }
 
 export interface LegOutcome {
   record: LegRecord;
   timeline: { file: string; input: TimelineInput } | null;
   abPoint: AbLegPoint;
+  // How the leg log's write went: a full disk mid-leg is the series' to act on (the leg is kept).
+  log: LogSinkResult;
 }
 
 function legName(p: PlannedLeg): string {
@@ -103,13 +113,30 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   }
 
   const reader = createDriverReader(ctx.profile);
+  const claim = deviceClaim(ctx.recipe, planned.env);
+  const hazards = emptyHazards();
+  // The leg log, streamed as lines arrive (memory stays flat however much the engine prints): a header (what
+  // the leg was), every line in timed format ("<monotonic s>\t<line>"), a trailer (how the driver ended), so
+  // `nh-gate analyze --log` re-judges it exactly as here. Reader and log share one arrival time per line.
+  const sink = openLogSink(join(ctx.runDir, logRel));
+  sink.write(legHeaderLine({
+    schemaVersion: 1, profile: profileRef(ctx.recipe.profile, ctx.vars.root ?? '.'), recipe: ctx.recipe.name, mode: planned.mode, golden: ctx.goldenPath,
+    events: eventsPath ? basename(eventsPath) : null, deviceClaim: claim, index: planned.index, arm: planned.arm, label: planned.label,
+  }));
   ctx.deps.progress(`[nh-gate] leg ${planned.index + 1}: ${planned.label}`);
   const run = await ctx.deps.exec.run(
-    { argv, env: planned.env, timeoutS: ctx.timeoutS, killGraceMs: 2000 },
-    { signal: ctx.signal, onLine: (l) => reader.push(l.text, arrivalS(l.tNs)) },
+    { argv, env: planned.env, timeoutS: ctx.timeoutS, killGraceMs: 2000, retainLines: RETAIN_LINES },
+    {
+      signal: ctx.signal,
+      ...(ctx.onSpawn ? { onSpawn: ctx.onSpawn } : {}),
+      onLine: (l) => {
+        const tS = arrivalS(l.tNs);
+        sink.write(formatTimedLine(tS, l.text));
+        if (screenLine(l, hazards)) reader.push(l.text, tS);
+      },
+    },
   );
   const stopped = sampler ? await sampler.stop() : null;
-  const claim = deviceClaim(ctx.recipe, planned.env);
 
   let util: Array<{ tS: number; gpuPct: number; periodS?: number }> = [];
   const gpm: GpmPoint[] = [];
@@ -133,14 +160,8 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     if (stopped.errors.length) samplerNote = `${samplerNote ? samplerNote + '; ' : ''}sampler errors: ${stopped.errors.join('; ')}`;
   }
   if (run.pid !== null) foreign.delete(run.pid);
-  // The leg log in timed format ("<monotonic s>\t<line>") between a header (what the leg was) and a trailer
-  // (how the driver ended), so `nh-gate analyze --log` re-judges it exactly as here.
-  const header = legHeaderLine({
-    schemaVersion: 1, profile: profileRef(ctx.recipe.profile, ctx.vars.root ?? '.'), recipe: ctx.recipe.name, mode: planned.mode, golden: ctx.goldenPath,
-    events: eventsPath ? basename(eventsPath) : null, deviceClaim: claim, index: planned.index, arm: planned.arm, label: planned.label,
-  });
-  const trailer = legTrailerLine({ exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, interrupted: run.interrupted, spawnError: run.spawnError, foreignPids: [...foreign] });
-  writeAtomic(join(ctx.runDir, logRel), [header, ...run.lines.map((l) => formatTimedLine(arrivalS(l.tNs), l.text)), trailer].join('\n') + '\n');
+  sink.write(legTrailerLine({ exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, interrupted: run.interrupted, spawnError: run.spawnError, foreignPids: [...foreign] }));
+  const log = sink.close();
 
   const events = eventsPath ? readEngineEvents(eventsPath) : null;
   const report = reader.report();
@@ -154,6 +175,10 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     silicon: ctx.silicon,
     files: { log: logRel, events: eventsRel, samples: stopped?.samplesPath ? samplesRel : null },
   });
+
+  refuseBusyCutShort(record, stopped, util, monoS(ctx.originNs));
+  const outputNotes = [describeHazards(hazards, MAX_LINE_CHARS), log.error ? `${log.fault ?? 'LOG_WRITE_FAILED'}: the leg log stopped after ${log.bytes} bytes (${log.droppedBytes} not written): ${log.error}` : null].filter((n): n is string => n !== null);
+  if (outputNotes.length) record.outputNotes = outputNotes;
 
   const legStartS = monoS(run.startNs);
   const timeline = ctx.sampleGpu
@@ -176,5 +201,5 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     tokenS: record.verdict === 'VOID' || !modeEvents ? [] : interTokenS(modeEvents),
     perTokenS: pot && pot.status === 'measured' ? pot.value : null,
   };
-  return { record, timeline, abPoint };
+  return { record, timeline, abPoint, log };
 }

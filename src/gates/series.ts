@@ -27,6 +27,10 @@ import { checkArch } from './arch.js';
 import { runLeg, type LegOutcome } from './leg.js';
 import { placeDriverGolden } from './driverGolden.js';
 import { requireCheckpoint } from './checkpoint.js';
+import { checkSpace, takeReserve, type Reserve } from '../results/space.js';
+import { isDiskFault, diskFailure } from './diskFailure.js';
+import { settleStaleGroup } from '../exec/staleGroup.js';
+import { markDeadRuns, thisHarness } from '../results/deadRuns.js';
 
 export interface SeriesOptions {
   command: 'a3' | 'ab';
@@ -79,6 +83,8 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   if (!arch.ok && arch.usage) throw new NhGateError('USAGE', arch.message, 'pass --arch cpu, 90, 90a, 121a, 110 … (the compute capability of the target GPU)');
   if (arch.ok) requireCheckpoint(inputs.recipe, o.checkpoint);
   const runDir = createRunDir(o.resultsBase, o.gateName, now);
+  // Taken once the lock is held; until then there is nothing to free.
+  let reserve: Reserve = { release() {} };
   const r: RunResult = {
     schemaVersion: RESULT_SCHEMA_VERSION, tool: TOOL, command: o.command, argv: o.argv,
     runDir, startedAt: now.toISOString(), finishedAt: null, status: 'running',
@@ -86,19 +92,38 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     golden: { name: inputs.golden.name, revision: inputs.golden.checkpoint.revision, path: inputs.goldenPath },
     gate: inputs.gate ? { name: inputs.gate.gate.name, path: inputs.gate.path, sha256: inputs.gate.sha256, hypothesis: inputs.gate.gate.hypothesis ?? null } : null,
     arch: arch.arch, silicon, build: null, plan: null, legs: [], quantities: {}, comparison: null,
-    verdict: { word: 'VOID', exitClass: 'void', reasons: ['not finished'] }, notes: [],
+    verdict: { word: 'VOID', exitClass: 'void', reasons: ['not finished'] }, notes: [], harness: thisHarness(),
   };
   // The series' own notes; the gate's finalize adds its notes beside them on every call (never filtered by text).
   const seriesNotes: string[] = [];
   const apply = (f: ReturnType<SeriesOptions['finalize']>): void => {
     Object.assign(r, { ...f, notes: [...seriesNotes, ...f.notes] });
   };
+  // Runs left "running" by an nh-gate that died (SIGKILL, OOM) are marked so, by name.
+  for (const note of markDeadRuns(o.resultsBase, runDir)) {
+    seriesNotes.push(note);
+    r.notes.push(note);
+    deps.progress(`nh-gate: ${note}`);
+  }
   const plots: PlotInputs = { timelines: [], ab: o.abPlotTitle ? { title: o.abPlotTitle, legs: [] } : null };
   const finish = async (status: RunResult['status']): Promise<SeriesOutcome> => {
     r.status = status;
     r.finishedAt = deps.now().toISOString();
-    await saveRun(r, plots);
-    appendLedger(o.resultsBase, r);
+    if (status !== 'failed') reserve.release();
+    try {
+      // A failed run writes its record first and no plots: the space left is for result.json.
+      await saveRun(r, status === 'failed' ? { timelines: [], ab: null } : plots);
+    } catch (err) {
+      if (!isDiskFault(err)) throw err;
+      if (status !== 'failed') return finish(diskFailure(r, err, reserve));
+      writeAtomic(join(runDir, 'result.json'), JSON.stringify({ schemaVersion: r.schemaVersion, status: r.status, runDir, verdict: r.verdict, legs: r.legs.length }) + '\n');
+    }
+    try {
+      appendLedger(o.resultsBase, r);
+    } catch (err) {
+      if (!isDiskFault(err)) throw err;
+      deps.progress(`nh-gate: ${err.code}: the ledger line was not appended (${err.message}); ${runDir} holds the run`);
+    }
     const stepSummary = process.env.GITHUB_STEP_SUMMARY;
     if (stepSummary) appendFileSync(stepSummary, renderSummaryMd(r, []) + '\n');
     return { result: r, exitClass: r.verdict.exitClass };
@@ -114,7 +139,16 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
 
   const lock = acquireLock(lockPath(), `nh-gate ${o.command} (${o.gateName})`);
   if (lock.replacedStale) seriesNotes.push(`replaced a stale GPU lock left by pid ${lock.replacedStale.pid} (${lock.replacedStale.command})`);
+  const staleGroup = lock.replacedStale ? await settleStaleGroup(lock.replacedStale) : null;
+  if (staleGroup) {
+    seriesNotes.push(`STALE_LEG_GROUP: ${staleGroup.why}`);
+    if (staleGroup.action !== 'gone') deps.progress(`nh-gate: ${staleGroup.why}`);
+  }
   try {
+    reserve = takeReserve(runDir);
+    // Before the build and the first leg: free space against the logs the legs are expected to write.
+    const short = checkSpace(runDir, plan.legs.length, 0);
+    if (short) throw new NhGateError('DISK_FULL', `${short}; nothing was run`, 'free space or pass --results-dir DIR on a larger filesystem (or set NH_GATE_EXPECT_LOG_BYTES if the legs log less)');
     const jobs = o.jobs;
     const requiredForArms = new Set<string>();
     for (const leg of plan.legs) for (const f of Object.values(inputs.recipe.flags)) if (leg.env[f.env] === f.on) f.requiresCells.forEach((c) => requiredForArms.add(c));
@@ -159,10 +193,17 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: handed.path, vars,
       binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', voidIfThrottled: inputs.gate?.gate.voidIfThrottled ?? false, deviceIndex: 0,
       timeoutS: o.timeoutS ?? inputs.recipe.driver.timeoutS, signal: signal,
+      onSpawn: (pid: number) => lock.recordLeg(pid),
     };
-    for (const planned of plan.legs) {
+    // On disk before the first leg: should nh-gate die mid-leg, a later run finds this one "running" and marks it.
+    await saveRun(r, plots);
+    let largestLog = 0;
+    for (const [done, planned] of plan.legs.entries()) {
       if (signal.aborted) break;
+      const short = checkSpace(runDir, plan.legs.length - done, largestLog);
+      if (short) throw new NhGateError('DISK_FULL', `${short}; stopped before leg ${planned.index + 1}`, 'free space or pass --results-dir DIR on a larger filesystem');
       const out = await runLeg(ctx, planned);
+      largestLog = Math.max(largestLog, out.log.bytes + out.log.droppedBytes);
       if (out.record.process.interrupted) {
         seriesNotes.push(`leg ${planned.index + 1} was interrupted and is not counted`);
         break;
@@ -172,6 +213,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       if (out.timeline) plots.timelines.push(out.timeline);
       if (plots.ab) plots.ab.legs.push(out.abPoint);
       apply(o.finalize(r, outcomes, false));
+      if (out.log.fault) throw new NhGateError(out.log.fault, `leg ${planned.index + 1}'s log ${out.record.logFile} stopped after ${out.log.bytes} bytes: ${out.log.error}`, 'free space or pass --results-dir DIR on a larger filesystem');
       await saveRun(r, plots);
       if (o.stopWhen?.(outcomes)) break;
     }
@@ -181,7 +223,12 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       r.verdict = { word: 'VOID', exitClass: 'void', reasons: [`${formatReason(reason('PARTIAL', `interrupted after ${outcomes.length} of ${plan.legs.length} leg(s); the finished legs are kept in ${runDir}`))}`, ...r.verdict.reasons] };
     }
     return await finish(interrupted ? 'interrupted' : 'complete');
+  } catch (err) {
+    // A full or read-only results disk mid-run: the legs on disk are kept, the run is recorded as failed.
+    if (!isDiskFault(err)) throw err;
+    return await finish(diskFailure(r, err, reserve));
   } finally {
+    reserve.release();
     lock.release();
   }
 }

@@ -83,6 +83,8 @@ export interface LegRecord {
   voidReasons: Reason[];
   // SM clocks and clock-event reasons over the decode window (issue #11); absent where no GPU was sampled.
   clocks?: { throttled: boolean; throttleReasons: string[]; reasons: Record<string, number>; samples: number; line: string };
+  // Hostile output (cut lines, invalid UTF-8, NUL, \r) and log write faults, by name; absent when none.
+  outputNotes?: string[];
 }
 
 export interface VerdictRecord {
@@ -100,7 +102,7 @@ export interface RunResult {
   runDir: string;
   startedAt: string;
   finishedAt: string | null;
-  status: 'running' | 'complete' | 'interrupted';
+  status: 'running' | 'complete' | 'interrupted' | 'failed';
   recipe: { name: string; path: string | null } | null;
   golden: { name: string; revision: string; path: string | null } | null;
   gate: { name: string; path: string; sha256: string; hypothesis: unknown } | null;
@@ -113,4 +115,6 @@ export interface RunResult {
   comparison: Record<string, unknown> | null;
   verdict: VerdictRecord;
   notes: string[];
+  // The nh-gate process writing this run, so a later one can tell a dead run from a live one.
+  harness?: { pid: number; host: string; startTicks: number | null };
 }

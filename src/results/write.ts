@@ -1,5 +1,6 @@
-import { mkdirSync, appendFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, rmSync, appendFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { rethrowDiskFault } from './diskFaults.js';
 
 
 // "20261130T041700Z": sortable, filesystem-safe, UTC.
@@ -17,8 +18,14 @@ export function createRunDir(base: string, gateName: string, now: Date): string 
       mkdirSync(dir, { recursive: false });
       return dir;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') mkdirSync(root, { recursive: true });
-      else if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        try {
+          mkdirSync(root, { recursive: true });
+        } catch (e) {
+          // A recursive mkdir on a read-only filesystem can answer ENOENT: ask the nearest existing folder why.
+          rethrowDiskFault(whyNotWritable(root) ?? e, root);
+        }
+      } else if ((err as NodeJS.ErrnoException).code !== 'EEXIST') rethrowDiskFault(err, dir);
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') i -= 1;
     }
   }
@@ -27,6 +34,22 @@ export function createRunDir(base: string, gateName: string, now: Date): string 
 
 // Appends one line to an append-only JSONL file (O_APPEND: concurrent appends do not interleave within a line).
 export function appendLine(path: string, obj: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
-  appendFileSync(path, JSON.stringify(obj) + '\n');
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    appendFileSync(path, JSON.stringify(obj) + '\n');
+  } catch (err) {
+    rethrowDiskFault(err, path);
+  }
+}
+
+// The error access(W_OK) gives for the nearest existing ancestor of path (EROFS, EACCES), or null if writable.
+function whyNotWritable(path: string): unknown {
+  let dir = path;
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  try {
+    accessSync(dir, constants.W_OK);
+    return null;
+  } catch (err) {
+    return err;
+  }
 }

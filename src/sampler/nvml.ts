@@ -69,12 +69,13 @@ export function openNvmlSampler(binding: NativeBinding, opts: NvmlSamplerOptions
       ...(nominalPeriodMs !== undefined ? { nominalPeriodMs } : {}),
       sampler: samplerFacts(meta, polled),
     });
+    if (writer.failure) errors.push(writer.failure);
     return {
       backend: 'nvml',
       samplesPath: opts.samplesPath,
       count: writer.count,
       errors,
-      partial: meta.failed,
+      partial: meta.failed || writer.failure !== null,
       startS: meta.startMonoS,
       stopS: meta.stopMonoS,
       samplerCpuS: meta.threadCpuS,

@@ -112,7 +112,8 @@ export function openSmiSampler(opts: SmiSamplerOptions, reason?: string): BusySa
       ...header,
       sampler: { backend: 'nvidia-smi', startS, stopS, partial: exitedEarly, samplerCpuS: cpuS, errors, command: ['nvidia-smi', ...args].join(' ') },
     });
-    return { backend: 'nvidia-smi', samplesPath: opts.samplesPath, count: writer.count, errors, partial: exitedEarly, startS, stopS, samplerCpuS: cpuS };
+    if (writer.failure) errors.push(writer.failure);
+    return { backend: 'nvidia-smi', samplesPath: opts.samplesPath, count: writer.count, errors, partial: exitedEarly || writer.failure !== null, startS, stopS, samplerCpuS: cpuS };
   };
   return {
     backend: 'nvidia-smi',

@@ -8,6 +8,10 @@
  *   FAKE_NVML_FAIL_AFTER_MS=n  after n ms from init every device call returns GPU_IS_LOST
  *   FAKE_NVML_FAIL_AT_MONO_S=t from CLOCK_MONOTONIC second t on, likewise (tests set it mid-process)
  *   FAKE_NVML_SAMPLES_FAIL_AT_MONO_S=t  only nvmlDeviceGetSamples fails (UNKNOWN) from then on
+ *   FAKE_NVML_FAIL_AFTER_CALLS=n  after n nvmlDeviceGetSamples calls of one sampler (counted from its
+ *                              priming call, lastSeen 0) the GPU is lost: every device call returns
+ *                              GPU_IS_LOST, a failure at a point of the sampler's own progress
+ *   FAKE_NVML_NO_PROCS=1       no compute process is listed (the harness itself is not reported)
  *   FAKE_NVML_MIG=1            MIG enabled: utilization samples and GPM are NOT_SUPPORTED
  *   FAKE_NVML_INIT_FAIL=code   nvmlInit_v2 returns code
  *   FAKE_NVML_CLOCK=monotonic  stamp samples on CLOCK_MONOTONIC instead of CLOCK_REALTIME
@@ -33,6 +37,7 @@ typedef struct { unsigned int version, isSupportedDevice; } gpm_support_t;
 typedef struct { double tS; } gpm_sample_t;
 
 static double g_init_mono = 0;
+static long g_sample_calls = 0;
 
 static double now_s(clockid_t c) {
   struct timespec ts;
@@ -41,6 +46,8 @@ static double now_s(clockid_t c) {
 }
 static long env_l(const char* k, long d) { const char* v = getenv(k); return v && *v ? atol(v) : d; }
 static int failing(void) {
+  long calls = env_l("FAKE_NVML_FAIL_AFTER_CALLS", -1);
+  if (calls >= 0 && g_sample_calls > calls) return 1;
   const char* at = getenv("FAKE_NVML_FAIL_AT_MONO_S");
   if (at && *at && now_s(CLOCK_MONOTONIC) >= atof(at)) return 1;
   long after = env_l("FAKE_NVML_FAIL_AFTER_MS", -1);
@@ -104,6 +111,8 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(void* dev, unsigned int* u) {
 nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(void* dev, unsigned long long* mask) { DEV_GUARD(dev); *mask = (unsigned long long)env_l("FAKE_NVML_CLOCK_REASONS", 0); return 0; }
 
 nvmlReturn_t nvmlDeviceGetSamples(void* dev, int type, unsigned long long lastSeen, int* vt, unsigned int* count, sample_t* out) {
+  /* lastSeen 0 is a sampler's priming call: the count is per sampler (per leg), not per process. */
+  if (type == 1) g_sample_calls = lastSeen == 0 ? 1 : g_sample_calls + 1;
   DEV_GUARD(dev);
   if (type != 1 || mig()) return 3;
   const char* sf = getenv("FAKE_NVML_SAMPLES_FAIL_AT_MONO_S");

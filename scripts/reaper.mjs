@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// The leg reaper: nh-gate starts one per process, in its own session, holding a pipe from the harness.
+// The harness writes "watch <pgid> <startTicks>" when a leg's process group starts and "clear <pgid>" when it
+// ends. When the pipe closes (the harness exited or was SIGKILLed) every watched group still alive whose
+// leader is provably the one recorded (same pid, same start time) gets SIGTERM, then SIGKILL after a grace.
+// Plain JS, no imports from src/: it must run the same from a checkout and from the published package.
+import { readFileSync } from 'node:fs';
+
+const GRACE_MS = Number(process.env.NH_GATE_REAPER_GRACE_MS ?? 2000);
+const watched = new Map();
+
+function leaderTicks(pid) {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    return rest[0] === 'Z' || rest[0] === 'X' ? null : Number(rest[19]);
+  } catch {
+    return null;
+  }
+}
+
+function signal(pgid, sig) {
+  try {
+    process.kill(-pgid, sig);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let buf = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (c) => {
+  buf += c;
+  let nl;
+  while ((nl = buf.indexOf('\n')) >= 0) {
+    const [verb, pgid, ticks] = buf.slice(0, nl).split(' ');
+    buf = buf.slice(nl + 1);
+    if (verb === 'watch') watched.set(Number(pgid), ticks === '-' ? null : Number(ticks));
+    if (verb === 'clear') watched.delete(Number(pgid));
+  }
+});
+// Listening: tell nh-gate (one byte on stdout), which waits for it before spawning the first process.
+process.stdout.write('+');
+process.stdin.on('end', () => {
+  // The leader's start time is checked before the group is signalled: a recycled pid is left alone.
+  const doomed = [...watched].filter(([pgid, ticks]) => ticks === null || leaderTicks(pgid) === ticks).map(([pgid]) => pgid);
+  for (const pgid of doomed) signal(pgid, 'SIGTERM');
+  if (doomed.length === 0) process.exit(0);
+  setTimeout(() => {
+    for (const pgid of doomed) signal(pgid, 'SIGKILL');
+    process.exit(0);
+  }, GRACE_MS);
+});

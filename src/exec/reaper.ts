@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTicks } from './procfs.js';
+
+// The engine dies with the harness. Node cannot run code between fork and exec, so the child's
+// parent-death signal (prctl PR_SET_PDEATHSIG) is out of reach without a compiled exec helper, and it would
+// reach only the group's leader, not the engine's own children. Instead one small supervisor per nh-gate
+// (scripts/reaper.mjs, its own session) holds a pipe from the harness and ends each watched leg's whole
+// process group when that pipe closes, which the kernel does however the harness dies, SIGKILL included.
+const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts', 'reaper.mjs');
+
+let reaper: ChildProcess | null = null;
+let failed = false;
+let ready: Promise<void> = Promise.resolve();
+// How long a first spawn waits for the reaper to say it is listening before going on without that wait.
+const READY_WAIT_MS = 3000;
+
+function ensure(): ChildProcess | null {
+  if (reaper || failed || process.platform !== 'linux' || process.env.NH_GATE_NO_REAPER === '1') return reaper;
+  try {
+    const child = spawn(process.execPath, [SCRIPT], { detached: true, stdio: ['pipe', 'pipe', 'ignore'] });
+    // The reaper writes one byte once it listens; until then its start-up competes for the CPU with whatever
+    // is spawned next, which would stamp a leg's first lines late.
+    ready = new Promise<void>((resolve) => {
+      // Ref'd (like the pipe) until the byte arrives: the first spawn is waiting on it anyway.
+      const timer = setTimeout(() => done(), READY_WAIT_MS);
+      function done(): void {
+        clearTimeout(timer);
+        child.stdout?.destroy();
+        resolve();
+      }
+      child.stdout?.once('data', done);
+      child.stdout?.once('end', done);
+      child.once('error', done);
+    });
+    child.on('error', () => { failed = true; reaper = null; });
+    child.stdin?.on('error', () => { failed = true; reaper = null; });
+    // Neither the reaper nor its pipe keeps nh-gate alive; at a normal exit the pipe closes with nothing watched.
+    child.unref();
+    (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    reaper = child;
+  } catch {
+    failed = true;
+  }
+  return reaper;
+}
+
+// Starts the reaper if it is not running and waits until it listens; called before a process is spawned,
+// so the reaper's start-up never lands between that process's first lines.
+export async function startReaper(): Promise<void> {
+  ensure();
+  await ready;
+}
+
+// The reaper's pid (recorded in the GPU lock, so a test or an operator can find it); null when none runs.
+export function reaperPid(): number | null {
+  return ensure()?.pid ?? null;
+}
+
+// Hands a freshly spawned group leader to the reaper, with its start time so a recycled pid is never hit.
+export function watchGroup(pgid: number): void {
+  ensure()?.stdin?.write(`watch ${pgid} ${startTicks(pgid) ?? '-'}\n`);
+}
+
+// The group ended under the harness's own control: the reaper forgets it.
+export function clearGroup(pgid: number): void {
+  reaper?.stdin?.write(`clear ${pgid}\n`);
+}
