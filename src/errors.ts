@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'SAMPLER_STATE'
   | 'SLURM_UNAVAILABLE'
   | 'SLURM_REJECTED'
+  | 'NO_CALIBRATION'
   | 'MISSING_PREREQUISITE'
   | 'DISK_FULL'
   | 'UNWRITABLE'
@@ -40,6 +41,7 @@ const CLASS_OF: Record<ErrorCode, ExitClass> = {
   MISSING_PREREQUISITE: 'usage',
   SAMPLER_UNAVAILABLE: 'void',
   SAMPLER_STATE: 'internal',
+  NO_CALIBRATION: 'void',
   // The results directory's own faults: nothing valid could be recorded (3), or a path the user must fix (2).
   DISK_FULL: 'void',
   UNWRITABLE: 'usage',

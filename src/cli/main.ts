@@ -9,6 +9,7 @@ import { register as busy } from './commands/busy.js';
 import { register as mutate } from './commands/mutate.js';
 import { register as golden } from './commands/golden.js';
 import { register as probe } from './commands/probe.js';
+import { register as history } from './commands/history.js';
 import { EXIT_CODES } from './exit.js';
 import { quietOnClosedPipe } from './pipe.js';
 import { cliMode, noteArgv, printErrorJson } from './output.js';
@@ -20,7 +21,7 @@ export function createProgram(): Command {
     .version(NH_GATE_VERSION)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const reg of [a3, ab, busy, build, mutate, analyze, validate, golden, probe]) reg(program);
+  for (const reg of [a3, ab, busy, build, mutate, analyze, validate, golden, probe, history]) reg(program);
   return program;
 }
 

@@ -12,6 +12,16 @@ export const HypothesisSchema = z.strictObject({
   refutationFails: z.boolean().default(true).describe('whether REFUTED exits 1'),
 });
 
+// Sequential A/B (issue 12, docs/statistics.md): an anytime-valid test after every ABBA block of 4 legs.
+export const SequentialSchema = z.strictObject({
+  always: z.boolean().default(false).describe('run sequentially even without --sequential'),
+  alpha: z.number().gt(0).lt(0.5).default(0.05).describe('the chance of any wrong verdict, over every look'),
+  sigmaLogRatio: z.number().positive().describe('registered sub-Gaussian scale of one block log ratio (measure it with ab --aa)'),
+  tauLogRatio: z.number().positive().optional().describe('mixing sd over effects, log units (default: the criterion distance |log bound|)'),
+  maxLegs: z.number().int().min(4, 'the leg budget is smaller than one ABBA block (4 legs): give at least 4').describe('leg budget; whole ABBA blocks of 4 legs; UNRESOLVED when spent'),
+  requireCalibrationDays: z.number().positive().optional().describe('refuse unless an ab --aa calibration on this silicon is younger than this'),
+});
+
 export const GateSchema = z.strictObject({
   schemaVersion: z.literal(1),
   kind: z.enum(['a3', 'ab', 'busy', 'mutate', 'suite']),
@@ -30,6 +40,8 @@ export const GateSchema = z.strictObject({
   // Flag value per arm of an A/B; default A=off (control), B=on (treatment). Equal values make a null A/B.
   arms: z.strictObject({ A: z.enum(['on', 'off']), B: z.enum(['on', 'off']) }).optional(),
   env: z.record(z.string(), z.string()).default({}).describe('environment held constant across every leg'),
+  sequential: SequentialSchema.optional(),
+  warmupLegs: z.number().int().nonnegative().optional().describe('legs run first and discarded (never judged)'),
   table: z.string().optional().describe('mutation table, for kind mutate'),
   voidIfThrottled: z.boolean().optional().describe('a leg whose SM clock was held down (power, thermal, hardware slowdown) in its window is VOID (THROTTLED)'),
   // "only": the gate reports figures and judges nothing; any other A/B must pre-register what it claims.
@@ -45,3 +57,4 @@ export const GateSchema = z.strictObject({
 
 export type Gate = z.infer<typeof GateSchema>;
 export type Hypothesis = z.infer<typeof HypothesisSchema>;
+export type SequentialConfig = z.infer<typeof SequentialSchema>;

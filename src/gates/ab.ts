@@ -7,6 +7,8 @@ import { compareArms, type ComparisonResult } from './compare.js';
 import { worstClass, hypothesisClass, isPass, type ExitClass } from '../verdict/words.js';
 import { legClass, legWhy } from './verdict.js';
 import { checkCriteriaProducible, judgeCriteria, type CriteriaResult } from './criteria.js';
+import { withWarmup } from '../plan/warmup.js';
+import { screenLegs } from './legScreen.js';
 
 export interface AbOptions {
   argv: string[];
@@ -30,7 +32,7 @@ export function pct(x: number | null): string {
 }
 
 // Lines a reader needs beside the ratio: the spreads it cannot be separated from and the counter diff.
-function comparisonNotes(c: ComparisonResult): string[] {
+export function comparisonNotes(c: ComparisonResult): string[] {
   const notes: string[] = [];
   notes.push(`spreads beside the delta (max−min)/min: ${Object.entries(c.spreads).map(([k, v]) => `${k} ${pct(v)}`).join(', ')}`);
   if (c.armsDiffered === false) notes.push('the arms did NOT differ: identical counters and identical binary in both arms — whatever the ratio says, the flag changed nothing this run can see');
@@ -40,7 +42,8 @@ function comparisonNotes(c: ComparisonResult): string[] {
   return notes;
 }
 
-function abVerdict(r: RunResult, c: ComparisonResult, refutationFails: boolean, expectedLegs: number, hasGate: boolean): VerdictRecord {
+// Exported for the sequential A/B (abSequential.ts), which judges the same legs by another interval.
+export function abVerdict(r: RunResult, c: ComparisonResult, refutationFails: boolean, expectedLegs: number, hasGate: boolean): VerdictRecord {
   const reasons: string[] = [];
   const bad = r.legs.filter((l) => !isPass(l.verdict));
   for (const l of bad) reasons.push(`leg ${l.index + 1} (${l.label}): ${l.verdict} — ${legWhy(l)} (no speed taken from it)`);
@@ -77,20 +80,21 @@ export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome
     resultsBase: o.resultsBase, checkpoint: o.checkpoint, timeoutS: o.timeoutS, resume: o.resume,
     gateName: gate?.gate.name ?? `ab-${flag}`,
     abPlotTitle: `${flag}: per-token times per leg (A=${arms.A}, B=${arms.B})`,
-    plan: () => planAb({ recipe, gate: gate?.gate ?? null, flag, repeats, order, seed: o.seed, mode: o.mode, armValues: arms }),
+    plan: () => withWarmup(planAb({ recipe, gate: gate?.gate ?? null, flag, repeats, order, seed: o.seed, mode: o.mode, armValues: arms }), gate?.gate.warmupLegs ?? 0),
     finalize: (r, legs, done) => {
-      const c = compareArms({ legs: legs.map((l) => l.record), metric, armFlagValues: arms, hypothesis, seed: o.seed });
-      const judged = criteria ? judgeCriteria(criteria, legs.map((l) => l.record), onArm, o.seed) : null;
+      const screen = screenLegs(legs.map((l) => l.record), gate?.gate.warmupLegs ?? 0, metric === 'perOutputToken' ? 'perOutputToken' : 'busy');
+      const c = compareArms({ legs: screen.judged, metric, armFlagValues: arms, hypothesis, seed: o.seed });
+      const judged = criteria ? judgeCriteria(criteria, screen.judged, onArm, o.seed) : null;
       if (judged) c.verdict = criteriaVerdict(judged);
       const quantities: RunResult['quantities'] = judged ? Object.fromEntries(judged.results.map((j) => [j.key, j.quantity])) : { ratio: c.ratio };
       if (!judged && metric !== 'perOutputToken') {
-        const speed = compareArms({ legs: legs.map((l) => l.record), metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: o.seed });
+        const speed = compareArms({ legs: screen.judged, metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: o.seed });
         quantities.perTokenRatio = speed.ratio;
       }
-      const notes = comparisonNotes(c);
+      const notes = [...screen.notes, ...comparisonNotes(c)];
       if (judged) notes.push(...judged.results.map((j) => `criterion ${j.text}`));
       const comparison = {
-        metric: c.metric, numerator: c.numerator, ci: c.ci, spreads: c.spreads, counterDiff: c.counterDiff, armsDiffered: c.armsDiffered, hypothesis: c.verdict, arms,
+        metric: c.metric, numerator: c.numerator, ci: c.ci, spreads: c.spreads, counterDiff: c.counterDiff, armsDiffered: c.armsDiffered, hypothesis: c.verdict, arms, outliers: screen.outliers,
         ...(judged ? { criteria: { statement: criteria!.statement, combine: judged.combine, word: judged.word, results: judged.results.map((j) => ({ metric: j.criterion.metric, form: j.criterion.form, criterion: j.criterion, key: j.key, word: j.word, refutedAs: j.refutedAs, text: j.text, ci: j.ci })) } } : {}),
       };
       const refutationFails = criteria ? criteria.refutationFails : (hypothesis?.refutationFails ?? true);

@@ -52,6 +52,8 @@ export interface SeriesOptions {
   abPlotTitle?: string;
   // --resume RUN_DIR: keep that run's finished legs, run only the missing ones into it.
   resume?: string | undefined;
+  // A sequential A/B stops as soon as this says the verdict is decided (checked after every leg).
+  stopWhen?: (legs: LegOutcome[]) => boolean;
 }
 
 export interface SeriesOutcome {
@@ -230,6 +232,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       apply(o.finalize(r, outcomes, false));
       if (out.log?.fault) throw new NhGateError(out.log.fault, `leg ${planned.index + 1}'s log ${out.record.logFile} stopped after ${out.log.bytes} bytes: ${out.log.error}`, 'free space or pass --results-dir DIR on a larger filesystem');
       await saveRun(r, plots);
+      if (o.stopWhen?.(outcomes)) break;
     }
     const interrupted = signal.aborted;
     apply(o.finalize(r, outcomes, !interrupted));

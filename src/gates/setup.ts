@@ -21,6 +21,8 @@ export interface InputRefs {
   golden?: string | undefined;
   gate?: string | undefined;
   flag?: string | undefined;
+  // A cross-commit A/B compares two builds, not a flag: no flag is needed.
+  flagOptional?: boolean | undefined;
 }
 
 export interface Inputs {
@@ -71,11 +73,11 @@ export function loadInputs(refs: InputRefs, cwd = process.cwd()): Inputs {
       throw new NhGateError('BAD_INPUT', `${gate.path}: gate '${gate.gate.name}' registered flag '${gate.gate.flag}', but --flag ${refs.flag} was given`, `drop --flag, or pass --flag ${gate.gate.flag}`);
     }
     flag = refs.flag ?? gate?.gate.flag ?? null;
-    if (!flag) {
+    if (!flag && !refs.flagOptional) {
       const known = Object.keys(recipe.flags);
       throw new NhGateError('USAGE', 'nh-gate ab needs a flag to compare', known.length ? `pass --flag with one of: ${known.join(', ')}` : `recipe '${recipe.name}' declares no flags`);
     }
-    if (!recipe.flags[flag]) {
+    if (flag && !recipe.flags[flag]) {
       const known = Object.keys(recipe.flags);
       throw new NhGateError('UNKNOWN_FLAG', `flag '${flag}' is not declared by recipe '${recipe.name}' (${recipePath})`, known.length ? `use one of: ${known.join(', ')}` : 'this recipe declares no flags');
     }

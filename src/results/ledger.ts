@@ -22,7 +22,8 @@ export interface LedgerEntry {
   siliconKey: string | null;
   binarySha256: string[];
   verdict: string;
-  figures: Record<string, { value: number; unit: string }>;
+  // lo/hi: the figure's interval where the run computed one (history weights each point by it).
+  figures: Record<string, { value: number; unit: string; lo?: number; hi?: number }>;
   runDir: string;
   // Set when the run's legs ran on several kinds of silicon (Slurm nodes): the legs this line holds.
   legs?: number[];
@@ -33,6 +34,17 @@ export function ledgerPath(base: string): string {
   return join(base, 'ledger.jsonl');
 }
 
+// The intervals a run computed for its run-level figures: the bootstrap interval of the A/B ratio, the
+// anytime-valid interval of a sequential A/B.
+function figureIntervals(r: RunResult): Record<string, { lo: number; hi: number }> {
+  const out: Record<string, { lo: number; hi: number }> = {};
+  const c = r.comparison as { ci?: { lo: number; hi: number } | null; sequential?: { decision?: { ratioLo: number | null; ratioHi: number | null } } } | null;
+  if (c?.ci) out.ratio = { lo: c.ci.lo, hi: c.ci.hi };
+  const d = c?.sequential?.decision;
+  if (d && d.ratioLo !== null && d.ratioHi !== null) out.sequentialRatio = { lo: d.ratioLo, hi: d.ratioHi };
+  return out;
+}
+
 // The ledger line for a finished run: only measured figures, never a refused one as a number.
 export function ledgerEntry(r: RunResult): LedgerEntry {
   const figures: LedgerEntry['figures'] = {};
@@ -40,6 +52,7 @@ export function ledgerEntry(r: RunResult): LedgerEntry {
     for (const [k, q] of Object.entries(qs)) if (q.status === 'measured') figures[`${prefix}${k}`] = { value: q.value, unit: q.unit };
   };
   add('', r.quantities);
+  for (const [k, iv] of Object.entries(figureIntervals(r))) if (figures[k] && Number.isFinite(iv.lo) && Number.isFinite(iv.hi)) Object.assign(figures[k], iv);
   for (const leg of r.legs) add(`leg${leg.index + 1}.`, leg.quantities);
   return {
     schemaVersion: 1,
@@ -84,7 +97,8 @@ export function appendLedger(base: string, r: RunResult): LedgerEntry {
   return es[0]!;
 }
 
-// Earlier entries taken on the same silicon, newest last; unreadable lines are skipped and counted.
+// Earlier entries taken on the same silicon, newest last; unreadable lines are skipped and counted
+// (the one ledger reader, ledgerRead.ts, names them).
 export function ledgerOnSilicon(base: string, key: string): { entries: LedgerEntry[]; skipped: number } {
   let text = '';
   try {

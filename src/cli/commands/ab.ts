@@ -4,6 +4,8 @@ import { printJson } from '../output.js';
 import { NhGateError } from '../../errors.js';
 import { executorOptions, parseExecutor, withExecutor, type ExecutorCliOptions } from '../executor.js';
 import { positiveInt, positiveSeconds } from './a3.js';
+import { crossCommitRequested, runAbForm } from './abForms.js';
+import { withWarmup } from '../../plan/warmup.js';
 
 interface AbCliOptions extends ExecutorCliOptions {
   flag?: string;
@@ -22,6 +24,11 @@ interface AbCliOptions extends ExecutorCliOptions {
   resume?: string;
   json?: boolean;
   dryRun?: boolean;
+  sequential?: boolean;
+  aa?: boolean;
+  budget?: string;
+  base?: string;
+  head?: string;
 }
 
 // Registers `nh-gate ab`: a same-binary A/B of one recipe flag, legs interleaved and token-gated.
@@ -44,6 +51,11 @@ export function register(program: Command): void {
     .option('--results-dir <dir>', 'where runs/ and ledger.jsonl go', '.nh-gate')
     .option('--dry-run', 'print the plan (legs and their order) and exit')
     .option('--resume <run-dir>', 'run only the legs that run directory lacks (lost jobs, cancelled legs), keeping its finished ones')
+    .option('--sequential', "ABBA blocks judged after each by an anytime-valid test; stops when decided (the gate's \"sequential\" block)")
+    .option('--aa', "A/A calibration: the gate's A arm on both sides, false-alarm rate into the ledger for this silicon")
+    .option('--base <rev>', 'cross-commit A/B: the base commit (arm A), built in its own git worktree')
+    .option('--head <rev>', 'cross-commit A/B: the head commit (arm B); the result says "two binaries"')
+    .option('--budget <legs>', 'sequential leg budget (default: the gate\'s sequential.maxLegs)')
     .option('--json', 'print result.json on stdout')
     .action((opts: AbCliOptions) =>
       runAction(async () => {
@@ -58,13 +70,16 @@ export function register(program: Command): void {
         const [{ loadInputs }, { runAb }, { realDeps }, { printOutcome }, { planAb, describePlan }] = await Promise.all([
           import('../../gates/setup.js'), import('../../gates/ab.js'), import('../../gates/deps.js'), import('../../report/print.js'), import('../../plan/plan.js'),
         ]);
-        const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: opts.flag });
+        const cross = crossCommitRequested(opts);
+        const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: opts.flag, flagOptional: cross });
         const order = (opts.order ?? inputs.gate?.gate.order ?? 'abba') as 'abba' | 'random';
+        const form = await runAbForm(opts, inputs, { argv: process.argv.slice(2), arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, json: Boolean(opts.json) });
+        if (form !== null) return form;
         if (opts.dryRun) {
           const g = inputs.gate?.gate ?? null;
           const plan = planAb({ recipe: inputs.recipe, gate: g, flag: inputs.flag!, repeats: repeats ?? g?.repeats ?? 4, order, seed, mode: opts.mode as 'decode', ...(g?.arms ? { armValues: g.arms } : {}) });
-          if (opts.json) printJson({ dryRun: true, plan: { order: plan.order, seed: plan.seed, text: describePlan(plan), legs: plan.legs } });
-          else process.stdout.write(describePlan(plan) + '\n');
+          if (opts.json) printJson({ dryRun: true, plan: { order: plan.order, seed: plan.seed, text: describePlan(withWarmup(plan, g?.warmupLegs ?? 0)), legs: withWarmup(plan, g?.warmupLegs ?? 0).legs } });
+          else process.stdout.write(describePlan(withWarmup(plan, g?.warmupLegs ?? 0)) + '\n');
           return 'passed';
         }
         const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, resume: opts.resume }, await withExecutor(await realDeps(), opts));
