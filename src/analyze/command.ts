@@ -52,7 +52,7 @@ export async function runAnalyze(opts: AnalyzeOptions, codeOf: (c: ExitClass) =>
     notes.push(`profile ${profile.name}: ${detected.how} (pass --profile or --recipe to choose another)`);
   } else {
     if (detected) notes.push(`profile ${detected.ref}: ${detected.how}; read with recipe ${detected.ref} for its baselines`);
-    if (!opts.recipe) notes.push('no line carries a known profile prefix: read with the nemotron-h recipe (pass --profile or --recipe to choose another)');
+    else if (!opts.recipe) notes.push('no line carries a known profile prefix: read with the nemotron-h recipe (pass --profile or --recipe to choose another)');
     const { recipe, path } = loadRecipe(opts.recipe ?? detected?.ref ?? 'nemotron-h', root);
     recipeName = recipe.name;
     baselines = recipe.baselines;
