@@ -56,6 +56,9 @@ export function abVerdict(r: RunResult, c: ComparisonResult, refutationFails: bo
   const word = c.verdict.word;
   if (!hasGate || word === null) {
     const measuredOk = c.ratio.status === 'measured';
+    // A report-only A/B with a void leg is not a clean measurement: the ratio over the other legs is shown
+    // beside, and the run is VOID (exit 3), never a quiet MEASURED.
+    if (measuredOk && legWorst !== 'passed') return { word: 'VOID', exitClass: worstClass([legWorst, 'void']), reasons: [...reasons, 'no hypothesis was registered; the ratio over the other legs is reported beside'] };
     return { word: measuredOk ? 'MEASURED' : 'NOT MEASURED', exitClass: measuredOk ? 'passed' : 'void', reasons: [...reasons, 'no hypothesis was registered'] };
   }
   reasons.unshift(c.verdict.text);
