@@ -4,6 +4,8 @@ export interface ProcessSpec {
   cwd?: string;
   // Added to the harness's environment (flags, engine env); values here win.
   env?: Record<string, string>;
+  // Removed from the environment the process sees, even when the harness's own environment has them.
+  unset?: string[];
   // Per-leg limit; past it the whole process group is killed.
   timeoutS?: number;
   // Grace between SIGTERM and SIGKILL when killing the tree.

@@ -60,7 +60,7 @@ function spread(xs: number[]): number | null {
 export interface CompareInput {
   legs: LegRecord[];
   metric: 'perOutputToken' | 'busyFraction';
-  armFlagValues: { A: 'on' | 'off'; B: 'on' | 'off' };
+  armFlagValues: { A: string; B: string };
   hypothesis: Hypothesis | null;
   seed: number;
 }

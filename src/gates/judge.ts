@@ -10,7 +10,8 @@ import type { Quantity } from '../quantity/types.js';
 import type { Silicon } from '../silicon/types.js';
 import type { LegRecord, TokenJudgement } from '../results/types.js';
 import type { EngineEvents } from './events.js';
-import { judgeFromEvents, judgeFromRows } from './tokens.js';
+import { judgeFromEvents, judgeFromIds, judgeFromRows } from './tokens.js';
+import { ENGINE_TIMER, HARNESS_AFTER_FIRST, engineTimerFigure, harnessAfterFirst, timerRatio } from './engineTimer.js';
 import { crossCheck } from './crosscheck.js';
 
 // Everything observed about one leg, gathered by the leg runner; judged here without any effect.
@@ -40,13 +41,15 @@ export function judgeLeg(o: LegObservation): LegRecord {
   const modeEvents = o.events && !o.events.missing ? o.events.modes.get(o.mode) : undefined;
   const tokens: TokenJudgement = modeEvents
     ? judgeFromEvents(o.golden, o.mode, modeEvents.tokens, modeEvents.promptTokenCounts)
-    : judgeFromRows(o.golden, o.mode, report.prompts.filter((r) => r.block <= 0));
+    : report.ids.length > 0
+      ? judgeFromIds(o.golden, o.mode, report.ids, report.prompts)
+      : judgeFromRows(o.golden, o.mode, report.prompts.filter((r) => r.block <= 0));
   const check = crossCheck(tokens, report, run.exitCode, 0);
 
   // Decode window on the harness clock: load-complete line arrival → arrival of the last prompt row.
   const block = report.tokenMatch[0];
   const loadTS = report.load?.tS ?? null;
-  const lastRowS = block ? block.rowTotals.lastRowS : report.openRows.lastRowS;
+  const lastRowS = block ? block.rowTotals.lastRowS : (report.openRows.lastRowS ?? report.ids[report.ids.length - 1]?.tS ?? null);
   const window = loadTS !== null && lastRowS !== null ? { startS: loadTS, endS: lastRowS, source: 'load line → last prompt row (arrival, harness clock)' } : null;
   const engineWindow = o.events?.loadEndNs != null && modeEvents && modeEvents.tokenNs.length > 0
     ? { startS: monoS(o.events.loadEndNs), endS: monoS(modeEvents.tokenNs[modeEvents.tokenNs.length - 1]!) }
@@ -80,6 +83,16 @@ export function judgeLeg(o: LegObservation): LegRecord {
   };
   quantities.perOutputToken = speed('per output token', window ? window.endS - window.startS : null, window === null);
   if (o.events && !o.events.missing) quantities.perOutputTokenEngine = speed('per output token (engine event clock)', engineWindow ? engineWindow.endS - engineWindow.startS : null, engineWindow === null);
+
+  if (modeEvents || report.engineTimer.length > 0) {
+    const unjudged = voidCode && voidCode !== 'CONTENDED' ? `the leg is void (${firstVoid})` : !PASS.has(tokens.word) ? `the tokens did not pass (${tokens.word})` : null;
+    const harness = unjudged ? refused(HARNESS_AFTER_FIRST, 'WRONG_TOKENS', `${unjudged} — no speed is taken from it`) : harnessAfterFirst(modeEvents);
+    const engine = unjudged && report.engineTimer.length > 0 ? refused(ENGINE_TIMER, 'WRONG_TOKENS', `${unjudged} — no speed is taken from it`) : engineTimerFigure(report.engineTimer);
+    quantities.perTokenAfterFirst = harness;
+    if (engine) quantities.perTokenAfterFirstEngineTimer = engine;
+    const ratio = timerRatio(harness, engine);
+    if (ratio) quantities.harnessOverEngineTimer = ratio;
+  }
 
   let samplerNote = o.busy?.note ?? null;
   if (o.busy) {

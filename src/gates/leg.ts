@@ -94,7 +94,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   const reader = createDriverReader(ctx.profile);
   ctx.deps.progress(`[nh-gate] leg ${planned.index + 1}: ${planned.label}`);
   const run = await ctx.deps.exec.run(
-    { argv, env: planned.env, timeoutS: ctx.timeoutS, killGraceMs: 2000 },
+    { argv, env: planned.env, unset: planned.unset ?? [], timeoutS: ctx.timeoutS, killGraceMs: 2000 },
     { signal: ctx.signal, onLine: (l) => reader.push(l.text, monoS(l.tNs)) },
   );
   const stopped = sampler ? await sampler.stop() : null;
@@ -121,7 +121,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   const report = reader.report();
   const record = judgeLeg({
     index: planned.index, arm: planned.arm, label: planned.label, mode: planned.mode,
-    flagEnv: Object.fromEntries(Object.values(ctx.recipe.flags).filter((f) => f.env in planned.env).map((f) => [f.env, planned.env[f.env]!])),
+    flagEnv: Object.fromEntries(Object.values(ctx.recipe.flags).filter((f) => f.env in planned.env || planned.unset?.includes(f.env)).map((f) => [f.env, planned.env[f.env] ?? '<unset>'])),
     binarySha256, run, originNs: ctx.originNs, report, events, golden: ctx.golden,
     deviceClaim: deviceClaim(ctx.recipe, planned.env),
     busy: ctx.sampleGpu ? { util, nominalPeriodS, backend: stopped?.backend ?? null, note: samplerNote, foreignPids: [...foreign], contentionChecked } : null,

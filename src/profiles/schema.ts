@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from './types.js';
+import { ROLES, TIME_UNITS } from './types.js';
 
 // A profile JSON file (a recipe may name one instead of a built-in): validated at the boundary only.
 export const LinePatternSchema = z.object({
@@ -9,6 +9,8 @@ export const LinePatternSchema = z.object({
   hint: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional().describe('literal (or any of several) the line must contain before the regex is tried'),
   captures: z.record(z.string(), z.enum(['int', 'float', 'string', 'kv'])).default({}),
   exclusive: z.boolean().optional(),
+  unit: z.enum(TIME_UNITS).optional().describe('engineTimer: the unit of the captured time (s, ms, us) unless a unit capture gives it per line'),
+  countsFirstToken: z.boolean().optional().describe('engineTimer: the captured token count includes the first token, which costs no decode step'),
 });
 
 export const ProfileSchema = z.object({

@@ -34,7 +34,8 @@ export interface PromptJudgement {
 }
 
 export interface TokenJudgement {
-  source: 'events' | 'printed rows';
+  // engine claim: the rows carried counts only, no ids; the harness compared nothing itself.
+  source: 'events' | 'printed ids' | 'printed rows' | 'engine claim';
   mode: string;
   prompts: PromptJudgement[];
   compared: number;

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { runAction } from '../run.js';
 import { NhGateError } from '../../errors.js';
 import { positiveInt, positiveSeconds } from './a3.js';
+import { parseFlagSpec } from '../../plan/flagArms.js';
 
 interface AbCliOptions {
   flag?: string;
@@ -26,7 +27,7 @@ export function register(program: Command): void {
   program
     .command('ab')
     .description('same-binary A/B of one flag: interleaved token-gated legs, ratio with a bootstrap interval, verdict against a pre-registered gate')
-    .option('--flag <name>', "the recipe flag to compare (A = off, B = on unless the gate's arms say otherwise)")
+    .option('--flag <name[=A,B]>', "the recipe flag to compare: NAME (A = off, B = on unless the gate's arms say otherwise) or NAME=A_VALUE,B_VALUE (on, off, default or a declared value)")
     .option('--gate <file>', 'a pre-registered gate of kind ab (its sha256 goes into the result)')
     .option('--recipe <name|file>', 'recipe (default: the gate\'s, else nh-ref)')
     .option('--golden <name|dir|file>', "golden (default: the gate's, else the recipe's)")
@@ -53,15 +54,18 @@ export function register(program: Command): void {
         const [{ loadInputs }, { runAb }, { realDeps }, { printOutcome }, { planAb, describePlan }] = await Promise.all([
           import('../../gates/setup.js'), import('../../gates/ab.js'), import('../../gates/deps.js'), import('../../report/print.js'), import('../../plan/plan.js'),
         ]);
-        const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: opts.flag });
+        const spec = opts.flag === undefined ? null : parseFlagSpec(opts.flag);
+        const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: spec?.name });
         const order = (opts.order ?? inputs.gate?.gate.order ?? 'abba') as 'abba' | 'random';
+        const g = inputs.gate?.gate ?? null;
+        const arms = spec?.arms ?? g?.arms ?? { A: 'off', B: 'on' };
+        // Planned here too, so an undeclared arm value is refused (exit 2) before anything is built or written.
+        const plan = planAb({ recipe: inputs.recipe, gate: g, flag: inputs.flag!, repeats: repeats ?? g?.repeats ?? 4, order, seed, mode: opts.mode as 'decode', armValues: arms });
         if (opts.dryRun) {
-          const g = inputs.gate?.gate ?? null;
-          const plan = planAb({ recipe: inputs.recipe, gate: g, flag: inputs.flag!, repeats: repeats ?? g?.repeats ?? 4, order, seed, mode: opts.mode as 'decode', ...(g?.arms ? { armValues: g.arms } : {}) });
           process.stdout.write(describePlan(plan) + '\n');
           return 'passed';
         }
-        const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS }, await realDeps());
+        const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, arms }, await realDeps());
         printOutcome(out.result, Boolean(opts.json));
         return out.exitClass;
       }),
