@@ -26,6 +26,9 @@ export const GoldenSchema = z.object({
   nearTie: z.object({ licensed: z.boolean(), maxMarginNats: z.number().nonnegative() }),
   determinism: z.object({ runs: z.number().int().positive(), multiValuedCells: z.number().int().nonnegative() }).nullable(),
   prompts: z.array(GoldenPromptSchema).min(1),
+  // independent: an oracle outside the engine; regression: the engine under test was its own oracle, so a
+  // pass only says "unchanged since capture", never "correct". Absent in goldens written before this field.
+  origin: z.enum(['independent', 'regression']).optional(),
 });
 
 export type Golden = z.infer<typeof GoldenSchema>;

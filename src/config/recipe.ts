@@ -70,6 +70,9 @@ export const RecipeSchema = z.object({
     goldenArgv: z.array(z.string()).default([]).describe('argv appended when a golden is given; {golden} is replaced'),
     eventsArgv: z.array(z.string()).default([]).describe('argv appended to request the JSONL event stream; {events} is replaced'),
     modeArgv: z.record(z.string(), z.array(z.string())).default({}),
+    // argv appended to make the driver speak the oracle protocol (request on stdin, answer on stdout):
+    // `golden capture --recipe R` then uses the engine as its own oracle and labels the golden a regression golden.
+    oracleArgv: z.array(z.string()).optional(),
     env: z.record(z.string(), z.string()).default({}),
     timeoutS: z.number().positive().default(600),
   }),

@@ -39,6 +39,7 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
   let interrupted = false;
   let killing: Promise<boolean> | null = null;
   const pid = child.pid ?? null;
+  if (pid !== null) hooks.onSpawn?.(pid);
   const killTree = (): void => {
     if (pid !== null && killing === null) killing = terminateGroup(pid, graceMs);
   };

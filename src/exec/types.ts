@@ -39,6 +39,8 @@ export interface ProcessRun {
 // Hooks a caller may attach while a process runs.
 export interface RunHooks {
   onLine?: (line: TimedLine) => void;
+  // Called once with the leader's pid as soon as it is spawned (for tracking the leg's process tree).
+  onSpawn?: (pid: number) => void;
   // Aborting it (Ctrl-C) kills the process tree and marks the run interrupted.
   signal?: AbortSignal;
 }

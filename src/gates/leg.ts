@@ -17,6 +17,7 @@ import type { GateDeps } from './deps.js';
 import { interTokenS, readEngineEvents } from './events.js';
 import { judgeLeg } from './judge.js';
 import { formatTimedLine } from '../profiles/timed.js';
+import { trackTree, type TreeTracker } from '../exec/ours.js';
 
 // What every leg of a series shares.
 export interface LegContext {
@@ -93,10 +94,12 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
 
   const reader = createDriverReader(ctx.profile);
   ctx.deps.progress(`[nh-gate] leg ${planned.index + 1}: ${planned.label}`);
+  let tree: TreeTracker | null = null;
   const run = await ctx.deps.exec.run(
     { argv, env: planned.env, unset: planned.unset ?? [], timeoutS: ctx.timeoutS, killGraceMs: 2000 },
-    { signal: ctx.signal, onLine: (l) => reader.push(l.text, monoS(l.tNs)) },
+    { signal: ctx.signal, onLine: (l) => reader.push(l.text, monoS(l.tNs)), onSpawn: (pid) => { tree = trackTree(pid); } },
   );
+  const ours = (tree as TreeTracker | null)?.stop() ?? { pids: new Set(run.pid !== null ? [run.pid] : []), cpuS: null };
   const stopped = sampler ? await sampler.stop() : null;
   // The leg log in CORE's timed format ("<monotonic s>\t<line>"), so `nh-gate analyze --log` rebuilds the window.
   writeAtomic(join(ctx.runDir, logRel), run.lines.map((l) => formatTimedLine(monoS(l.tNs), l.text)).join('\n') + (run.lines.length ? '\n' : ''));
@@ -115,11 +118,13 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     }
     if (stopped.errors.length) samplerNote = `${samplerNote ? samplerNote + '; ' : ''}sampler errors: ${stopped.errors.join('; ')}`;
   }
+  // Ours is the leg's whole process tree (the driver, the engine it started, their children).
   if (run.pid !== null) foreign.delete(run.pid);
+  for (const pid of ours.pids) foreign.delete(pid);
 
   const events = eventsPath ? readEngineEvents(eventsPath) : null;
   const report = reader.report();
-  const record = judgeLeg({
+  const judged = judgeLeg({
     index: planned.index, arm: planned.arm, label: planned.label, mode: planned.mode,
     flagEnv: Object.fromEntries(Object.values(ctx.recipe.flags).filter((f) => f.env in planned.env || planned.unset?.includes(f.env)).map((f) => [f.env, planned.env[f.env] ?? '<unset>'])),
     binarySha256, run, originNs: ctx.originNs, report, events, golden: ctx.golden,
@@ -128,6 +133,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     silicon: ctx.silicon,
     files: { log: logRel, events: eventsRel, samples: stopped?.samplesPath ? samplesRel : null },
   });
+  const record: LegRecord = { ...judged, contention: { ...judged.contention, ourPids: [...ours.pids].sort((a, b) => a - b), treeCpuS: ours.cpuS } };
 
   const legStartS = monoS(run.startNs);
   const timeline = ctx.sampleGpu

@@ -76,7 +76,8 @@ export interface LegRecord {
   referenceTierLines: number;
   counters: Record<string, number>;
   counterRecords: number;
-  contention: { foreignPids: number[]; checked: boolean; note: string };
+  // ourPids: the leg's process tree as seen while it ran; treeCpuS: its CPU seconds (null without /proc).
+  contention: { foreignPids: number[]; checked: boolean; note: string; ourPids?: number[]; treeCpuS?: number | null };
   quantities: Record<string, Quantity>;
   // The leg's own verdict: a leg with wrong tokens or a void reason has no speed.
   verdict: string;
