@@ -41,6 +41,6 @@ fi
 
 # 4. the tiny model, written deterministically and checked against its pinned sha256
 if [ -f scripts/llama/make-tiny-gguf.py ]; then
-  python3 scripts/llama/make-tiny-gguf.py --gguf-py "$SRC/gguf-py" --out "$CACHE/tiny-llama.gguf" --check
+  python3 scripts/llama/make-tiny-gguf.py --out "$BUILD/tiny-llama.gguf" --check
 fi
 echo "llama-server: $BUILD/bin/llama-server (llama.cpp $(cat "$CACHE/commit.txt"))"

@@ -2,7 +2,7 @@
 """Writes nh-gate's tiny llama GGUF deterministically and checks it against its pinned sha256.
 
 The model is a real llama-architecture checkpoint (RMSNorm, RoPE, GQA attention, SwiGLU FFN) with a
-small SentencePiece-style vocabulary (3 specials, 256 byte tokens, 61 word pieces). Weights come from
+small SentencePiece-style vocabulary (3 specials, 96 printable-ASCII byte tokens, 221 word pieces). Weights come from
 splitmix64 over a per-tensor seed, in integer arithmetic, so the bytes do not depend on the numpy
 version's random streams. The GGUF writer is our own (the format is a header, key/values, tensor
 infos and aligned data): nothing here needs llama.cpp's gguf-py.
@@ -16,7 +16,7 @@ import struct
 import sys
 
 # The pinned content sha256 of the file this script writes. Change the model -> change the pin, in review.
-PINNED_SHA256 = "88a192ef04b34560a8bf3114d2bc039d1ef80529abdfaeff30089bd2d3ccd2ad"
+PINNED_SHA256 = "ffc84ac2a84d14f7d3a89b33af1e223f7d50e4be0c0e0922baa55fbb2d7ecfc9"
 
 HP = dict(n_vocab=320, n_embd=64, n_layer=2, n_head=4, n_head_kv=2, n_ff=160, n_ctx=4096,
           eps=1e-5, rope_base=10000.0, seed=20261201)
@@ -39,13 +39,19 @@ def splitmix_uniform(seed, n):
 
 
 def vocab():
+    """3 specials, byte tokens for "\\n" and printable ASCII only (every token then decodes to valid UTF-8:
+    llama-server refuses to stream a lone continuation byte), then word pieces."""
     tokens, scores, types = ["<unk>", "<s>", "</s>"], [0.0, 0.0, 0.0], [2, 3, 3]
-    for b in range(256):
+    for b in [0x0A] + list(range(0x20, 0x7F)):
         tokens.append("<0x%02X>" % b); scores.append(0.0); types.append(6)
-    words = [chr(c) for c in range(ord("a"), ord("z") + 1)] + ["the", "of", "and", "to", "in", "is", "it", "on", "at", "as",
-             "an", "or", "be", "by", "we", "he", "do", "go", "no", "so", "up", "if", "me", "my", "us", "am", "oh", "ok", "hi",
-             "yes", "cat", "dog", "sun", "sky", "sea"]
-    for k, w in enumerate(words[: HP["n_vocab"] - len(tokens)]):
+    words = ["the", "of", "and", "to", "in", "is", "it", "on", "at", "as", "an", "or", "be", "by", "we", "he", "do", "go",
+             "no", "so", "up", "if", "me", "my", "us", "am", "oh", "ok", "hi", "yes", "cat", "dog", "sun", "sky", "sea"]
+    words += [chr(c) for c in range(ord("a"), ord("z") + 1)]
+    words += [x + y for x in "bcdfghjklmnpqrstvwxyz" for y in "aeiou"] + [y + x for y in "aeiou" for x in "bcdfghjklmnpqrstvwxyz"]
+    words = list(dict.fromkeys(words))  # one token per text
+    for k, w in enumerate(words):
+        if len(tokens) == HP["n_vocab"]:
+            break
         tokens.append("\u2581" + w); scores.append(-1.0 - k); types.append(1)
     assert len(tokens) == HP["n_vocab"], len(tokens)
     return tokens, scores, types
