@@ -9,6 +9,8 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { readFileSync, writeFileSync, appendFileSync, createWriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
 
 const PREFIX = '[llama-server]';
 const USAGE = 'usage: llama-server.mjs --server BIN --model FILE.gguf (--golden FILE | --request FILE | --oracle) [--events FILE] [--mode decode] [--ctx N] [--server-log FILE] [--timeout-s S]';
@@ -83,7 +85,10 @@ async function startServer(o, port) {
     if (exited) fail(70, `llama-server exited during load (${exited.error ?? `code ${exited.code} signal ${exited.signal}`}); last lines:\n${tail.join('\n')}`);
     try {
       const r = await fetch(`http://127.0.0.1:${port}/health`);
-      if (r.status === 200) return { child, stop, tail, exitedNow: () => exited };
+      if (r.status === 200) {
+        const props = await fetch(`http://127.0.0.1:${port}/props`).then((x) => x.json()).catch(() => ({}));
+        return { child, stop, tail, buildInfo: typeof props.build_info === 'string' ? props.build_info : null };
+      }
     } catch { /* not listening yet */ }
     await sleep(20);
   }
@@ -169,11 +174,11 @@ async function main() {
   srv.stop();
   emit({ event: 'done', tNs: String(nowNs()), exitCode: 0 });
   if (o.oracle) {
-    const props = { server: o.server, model: o.model };
+    const props = { server: o.server, model: o.model, buildInfo: srv.buildInfo };
     process.stdout.write(JSON.stringify({
       schemaVersion: 1,
-      oracle: { name: 'llama.cpp llama-server (engine under test as its own oracle)', version: process.env.NH_GATE_LLAMA_COMMIT ?? 'unknown' },
-      checkpoint: { name: o.model, revision: process.env.NH_GATE_MODEL_SHA256 ?? 'unknown' },
+      oracle: { name: 'llama.cpp llama-server (engine under test as its own oracle)', version: srv.buildInfo ?? 'unknown' },
+      checkpoint: { name: basename(o.model), revision: createHash('sha256').update(readFileSync(o.model)).digest('hex') },
       engineConfigRecorded: 'no',
       engineConfig: { ...props, sampling: 'greedy: temperature 0, top_k 1, ignore_eos', margins: 'n_probs 2, pre-sampling log-probs (float32)' },
       prompts: answers,
