@@ -9,6 +9,7 @@ import { MutationTableSchema } from './mutations.js';
 import { ProfileSchema } from '../profiles/schema.js';
 import { formatZodIssues } from './load.js';
 import { listProfiles, resolveProfile } from '../profiles/registry.js';
+import { recipeRoot } from './recipeRoot.js';
 import { NhGateError } from '../errors.js';
 
 export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'profile';
@@ -62,7 +63,7 @@ function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>,
   const out: string[] = [];
   if (kind === 'recipe' && typeof data.profile === 'string') {
     try {
-      resolveProfile(data.profile, join(file, '..'));
+      resolveProfile(data.profile, recipeRoot(file));
     } catch (err) {
       out.push(`${file}: profile: ${err instanceof NhGateError ? err.message : String(err)} (built-in: ${listProfiles().join(', ')})`);
     }

@@ -71,7 +71,9 @@ export function compareArms(c: CompareInput): ComparisonResult {
   const vals = armValues(c.legs, key);
   const h = c.hypothesis;
   const wantOn = h ? h.expect.startsWith('on') : true;
-  const numerator: 'A' | 'B' = c.armFlagValues.A === c.armFlagValues.B ? 'B' : (c.armFlagValues.B === 'on') === wantOn ? 'B' : 'A';
+  // With valued arms (THREADS=1,2) "on" stands for arm B, the treatment; with on/off arms it is the on arm.
+  const bIsOn = c.armFlagValues.B !== 'off' && c.armFlagValues.A !== 'on';
+  const numerator: 'A' | 'B' = c.armFlagValues.A === c.armFlagValues.B ? 'B' : bIsOn === wantOn ? 'B' : 'A';
   const denominator: 'A' | 'B' = numerator === 'B' ? 'A' : 'B';
   const ci = bootstrapRatioCi(vals[numerator], vals[denominator], { seed: c.seed });
   const name = `${c.metric === 'perOutputToken' ? 'per output token' : 'GPU busy'} ratio ${numerator}/${denominator}`;
