@@ -97,3 +97,13 @@ const out = { schemaVersion: 1, oracle: { name: 'toy', version: '1' }, checkpoin
     expect(existsSync(join(dir, '.nh-gate', 'golden-staging', 'toy'))).toBe(false);
   }, 60_000);
 });
+
+describe('analyze of a raw llama-server log', () => {
+  it('gives what its timer lines honestly support: the engine timer, labelled, and no per-token rate of its own', async () => {
+    const r = await cli(['analyze', '--log', join(repoRoot, 'test', 'engines', 'fixtures', 'llama-server-raw.log'), '--profile', join(repoRoot, 'profiles', 'llama-server.json')]);
+    expect(r.exitCode, r.all).toBe(3);
+    expect(r.all).toMatch(/per output token after the first \(the engine's own timer\) 0\.003882 s \(engine's decode time, summed over its timer lines 0\.240660 s; decode steps the engine counted 62 tokens; timer lines 2\)/);
+    expect(r.all).toMatch(/per output token REFUSED \(MISSING_TERM\)/);
+    expect(r.all).toMatch(/the engine's own timer: 2 line\(s\); it is the engine's claim/);
+  });
+});
