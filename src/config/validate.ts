@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
 import { RecipeSchema } from './recipe.js';
 import { GateSchema } from './gate.js';
@@ -59,11 +59,11 @@ function validateSamples(file: string, text: string): string[] {
 }
 
 // Cross-references a schema cannot see: a recipe's profile must resolve, a gate's recipe must exist.
-function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>, root: string): string[] {
+function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>, root: string, base?: string): string[] {
   const out: string[] = [];
   if (kind === 'recipe' && typeof data.profile === 'string') {
     try {
-      resolveProfile(data.profile, recipeRoot(file));
+      resolveProfile(data.profile, recipeRoot(resolve(base ?? process.cwd(), file)));
     } catch (err) {
       out.push(`${file}: profile: ${err instanceof NhGateError ? err.message : String(err)} (built-in: ${listProfiles().join(', ')})`);
     }
@@ -102,7 +102,7 @@ export function validateFile(file: string, root: string, base?: string): FileRes
   if (kind === null || kind === 'samples') return { file, kind: null, issues: [`${file}: (root): cannot tell which schema applies — put it under recipes/, gates/ or goldens/`] };
   const r = SCHEMAS[kind].safeParse(json);
   if (!r.success) return { file, kind, issues: formatZodIssues(file, r.error) };
-  return { file, kind, issues: crossCheck(file, kind, r.data as Record<string, unknown>, root) };
+  return { file, kind, issues: crossCheck(file, kind, r.data as Record<string, unknown>, root, base) };
 }
 
 function walk(path: string, out: string[]): void {
