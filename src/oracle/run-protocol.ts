@@ -121,6 +121,10 @@ export function splitOracleCmd(text: string): string[] {
 // (the engine as its own oracle), or nh-ref's float64 oracle.
 export function captureRoute(oracleCmd: string | null, recipe: string, root: string): 'oracle-cmd' | 'engine' | 'nh-ref' {
   if (oracleCmd !== null) return 'oracle-cmd';
-  const { recipe: r } = loadRecipe(recipe, root);
-  return r.driver.oracleArgv ? 'engine' : 'nh-ref';
+  // A recipe this root does not hold is nh-ref's business (its path reports the error, or needs no recipe).
+  try {
+    return loadRecipe(recipe, root).recipe.driver.oracleArgv ? 'engine' : 'nh-ref';
+  } catch {
+    return 'nh-ref';
+  }
 }
