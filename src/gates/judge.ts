@@ -11,6 +11,7 @@ import type { Silicon } from '../silicon/types.js';
 import type { LegRecord, TokenJudgement } from '../results/types.js';
 import type { EngineEvents } from './events.js';
 import { judgeFromEvents, judgeFromIds, judgeFromRows } from './tokens.js';
+import { interTokenLatency, timeToFirstToken } from './latency.js';
 import { ENGINE_TIMER, HARNESS_AFTER_FIRST, engineTimerFigure, harnessAfterFirst, timerRatio } from './engineTimer.js';
 import { crossCheck } from './crosscheck.js';
 
@@ -92,6 +93,10 @@ export function judgeLeg(o: LegObservation): LegRecord {
     if (engine) quantities.perTokenAfterFirstEngineTimer = engine;
     const ratio = timerRatio(harness, engine);
     if (ratio) quantities.harnessOverEngineTimer = ratio;
+    if (modeEvents && !unjudged) {
+      quantities.timeToFirstToken = timeToFirstToken(modeEvents);
+      quantities.interTokenLatency = interTokenLatency(modeEvents);
+    }
   }
 
   let samplerNote = o.busy?.note ?? null;

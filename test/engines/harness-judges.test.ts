@@ -6,6 +6,7 @@ import { judgeFromIds, judgeFromRows } from '../../src/gates/tokens.js';
 import { crossCheck } from '../../src/gates/crosscheck.js';
 import { engineTimerFigure, harnessAfterFirst, timerRatio } from '../../src/gates/engineTimer.js';
 import type { ModeEvents } from '../../src/gates/events.js';
+import { interTokenLatency, timeToFirstToken } from '../../src/gates/latency.js';
 import { golden } from '../gates/fixtures.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -89,13 +90,17 @@ describe('rows with counts and no ids are the engine\'s claim', () => {
 
 describe('the engine timer beside the harness figure', () => {
   it('per token after the first from arrival stamps, the engine timer in its units, and their ratio', () => {
-    const m: ModeEvents = { tokens: new Map(), tokenNs: [], promptTokenCounts: new Map(), tokenNsByPrompt: new Map([[0, [0n, 1_000_000n, 2_000_000n, 3_000_000n]], [1, [5n, 2_000_005n, 4_000_005n, 6_000_005n]]]) };
+    const m: ModeEvents = { tokens: new Map(), tokenNs: [], promptTokenCounts: new Map(), promptStartNs: new Map([[0, -4_000_000n], [1, -1_999_995n]]), tokenNsByPrompt: new Map([[0, [0n, 1_000_000n, 2_000_000n, 3_000_000n]], [1, [5n, 2_000_005n, 4_000_005n, 6_000_005n]]]) };
     const h = harnessAfterFirst(m);
     expect(h.status === 'measured' && h.value).toBeCloseTo(0.0015, 12);
     const e = engineTimerFigure(read(IDS_OK).engineTimer);
     expect(e?.status === 'measured' && e.value).toBeCloseTo(0.0015, 12);
     const r = timerRatio(h, e);
     expect(r?.status === 'measured' && r.value).toBeCloseTo(1, 9);
+    const ttft = timeToFirstToken(m);
+    expect(ttft.status === 'measured' && [ttft.value, ttft.terms.min?.value, ttft.terms.max?.value]).toEqual([0.002, 0.002, 0.004]);
+    const itl = interTokenLatency(m);
+    expect(itl.status === 'measured' && [itl.value, itl.terms.p90?.value, itl.terms.gaps?.value]).toEqual([0.001, 0.002, 6]);
   });
 
   it('unit-aware: us and s captures convert; an unknown unit is refused, not guessed', () => {
