@@ -17,7 +17,7 @@ import type { GateDeps } from './deps.js';
 import { interTokenS, readEngineEvents } from './events.js';
 import { judgeLeg } from './judge.js';
 import { formatTimedLine } from '../profiles/timed.js';
-import { trackTree, type TreeTracker } from '../exec/ours.js';
+import { cpuContention, trackTree, type TreeStop, type TreeTracker } from '../exec/ours.js';
 
 // What every leg of a series shares.
 export interface LegContext {
@@ -99,7 +99,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     { argv, env: planned.env, unset: planned.unset ?? [], timeoutS: ctx.timeoutS, killGraceMs: 2000 },
     { signal: ctx.signal, onLine: (l) => reader.push(l.text, monoS(l.tNs)), onSpawn: (pid) => { tree = trackTree(pid); } },
   );
-  const ours = (tree as TreeTracker | null)?.stop() ?? { pids: new Set(run.pid !== null ? [run.pid] : []), cpuS: null };
+  const ours: TreeStop = (tree as TreeTracker | null)?.stop() ?? { pids: new Set(run.pid !== null ? [run.pid] : []), cpuS: null, host: null };
   const stopped = sampler ? await sampler.stop() : null;
   // The leg log in CORE's timed format ("<monotonic s>\t<line>"), so `nh-gate analyze --log` rebuilds the window.
   writeAtomic(join(ctx.runDir, logRel), run.lines.map((l) => formatTimedLine(monoS(l.tNs), l.text)).join('\n') + (run.lines.length ? '\n' : ''));
@@ -133,7 +133,11 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     silicon: ctx.silicon,
     files: { log: logRel, events: eventsRel, samples: stopped?.samplesPath ? samplesRel : null },
   });
-  const record: LegRecord = { ...judged, contention: { ...judged.contention, ourPids: [...ours.pids].sort((a, b) => a - b), treeCpuS: ours.cpuS } };
+  const cpuNote = cpuContention(ours);
+  const record: LegRecord = {
+    ...judged,
+    contention: { ...judged.contention, ourPids: [...ours.pids].sort((a, b) => a - b), treeCpuS: ours.cpuS, ...(cpuNote ? { cpu: cpuNote } : {}) },
+  };
 
   const legStartS = monoS(run.startNs);
   const timeline = ctx.sampleGpu

@@ -20,6 +20,7 @@ export function legLines(leg: LegRecord): string[] {
   if (leg.referenceTierLines > 0) out.push(`  reference-tier lines: ${leg.referenceTierLines}`);
   for (const q of Object.values(leg.quantities)) out.push(`  ${renderQuantity(q)}`);
   if (leg.samplerNote) out.push(`  busy: ${leg.samplerNote}`);
+  if (leg.contention.cpu) out.push(`  ${leg.contention.cpu}`);
   for (const v of leg.voidReasons) out.push(`  void: ${v}`);
   if (leg.verdict !== 'STRICT PASS' && leg.verdict !== 'NEAR-TIE PASS' && leg.process.lastLines.length > 0 && leg.process.end !== 'exit 0') {
     out.push('  last lines:');

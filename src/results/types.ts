@@ -77,7 +77,8 @@ export interface LegRecord {
   counters: Record<string, number>;
   counterRecords: number;
   // ourPids: the leg's process tree as seen while it ran; treeCpuS: its CPU seconds (null without /proc).
-  contention: { foreignPids: number[]; checked: boolean; note: string; ourPids?: number[]; treeCpuS?: number | null };
+  // cpu: the CPU contention sentence when other processes used more than half the host's CPU over the leg.
+  contention: { foreignPids: number[]; checked: boolean; note: string; ourPids?: number[]; treeCpuS?: number | null; cpu?: string };
   quantities: Record<string, Quantity>;
   // The leg's own verdict: a leg with wrong tokens or a void reason has no speed.
   verdict: string;

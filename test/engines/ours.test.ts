@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { treeOf, trackTree } from '../../src/exec/ours.js';
+import { cpuContention, treeOf, trackTree } from '../../src/exec/ours.js';
 import { runProcess } from '../../src/exec/spawn.js';
 
 const proc = (pid: number, ppid: number, pgrp: number) => ({ pid, ppid, pgrp, state: 'S', cpuTicks: 0 });
@@ -24,5 +24,14 @@ describe('ours = the leg\'s whole process tree', () => {
     expect(seen.pids.has(run.pid!)).toBe(true);
     expect(seen.pids.has(gc)).toBe(true);
     expect(seen.cpuS).not.toBeNull();
+  });
+});
+
+describe('CPU contention on a CPU leg', () => {
+  const stop = (treeCpuS: number, busyS: number) => ({ pids: new Set([1]), cpuS: treeCpuS, host: { busyS, wallS: 2, cores: 2, loadAvg1: 7.5 } });
+  it('flags by name when other processes used more than half of the host over the leg', () => {
+    expect(cpuContention(stop(1, 4))).toMatch(/^CPU_CONTENDED: other processes used 3\.00 CPU-s of the 4\.00 the host's 2 core\(s\) had over the leg \(75%; load average 7\.50\)/);
+    expect(cpuContention(stop(1, 2.9))).toBeNull();
+    expect(cpuContention({ pids: new Set([1]), cpuS: null, host: null })).toBeNull();
   });
 });
