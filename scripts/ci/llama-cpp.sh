@@ -10,6 +10,15 @@ JOBS=${LLAMA_CPP_JOBS:-$(nproc)}
 mkdir -p "$CACHE"
 CACHE=$(cd "$CACHE" && pwd)
 
+# 0. numpy for the model writer and the float64 oracle (Debian 12: python3-numpy; CI runs as root)
+if ! python3 -c 'import numpy' 2>/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-numpy >/dev/null || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-numpy >/dev/null; }
+  else
+    echo "llama-cpp.sh: python3 has no numpy; install python3-numpy" >&2; exit 2
+  fi
+fi
+
 # 1. the npm package (cached tarball)
 TGZ="$CACHE/node-llama-cpp-$NLC_VERSION.tgz"
 if [ ! -s "$TGZ" ]; then
