@@ -14,8 +14,8 @@ export function register(program: Command): void {
 
   golden
     .command('capture')
-    .description('run the float64 oracle over the prompt set and STAGE a golden with a review diff against the committed one')
-    .option('--recipe <name>', 'recipe whose engine build provides nh-ref-ckpt', 'nh-ref')
+    .description('run an oracle (nh-ref\'s float64 one, --oracle-cmd PROGRAM, or the recipe\'s engine) K times and STAGE a golden with a review diff against the committed one')
+    .option('--recipe <name>', "nh-ref recipes: the build that provides nh-ref-ckpt; a recipe with driver.oracleArgv: the engine as its own (regression) oracle", 'nh-ref')
     .option('--preset <name>', 'checkpoint preset (tiny, medium)', 'tiny')
     .option('--name <name>', 'golden name (default <recipe>-<preset>)')
     .option('--checkpoint <file>', 'use this checkpoint instead of generating one with the engine\'s nh-ref-ckpt')
