@@ -7,6 +7,7 @@ import { busyFromSamples, type BusyFigures, type UtilPoint, type WindowS } from 
 import { compareToBaseline } from '../quantity/compare.js';
 import { withheld } from '../quantity/make.js';
 import { perOutputToken } from '../quantity/perToken.js';
+import { engineTimerFigure } from '../gates/engineTimer.js';
 import type { Quantity } from '../quantity/types.js';
 import { judgeTokenGate, type TokenGate } from './tokenGate.js';
 import { decodeWindowOf } from '../gates/window.js';
@@ -35,6 +36,8 @@ export interface Analysis {
   tokenGate: TokenGate;
   decode: DecodeWindow;
   perOutputToken: Quantity;
+  // The engine's own timer lines (profile role engineTimer), labelled as the engine's; null when the log has none.
+  engineTimer: Quantity | null;
   busy: BusyFigures | null; // null: no --samples given
   baselines: Quantity[];
   doctest: DoctestJudgement[];
@@ -105,5 +108,7 @@ export function analyze(input: AnalyzeInput): Analysis {
   // A figure the user explicitly asked for (--window, --samples) and did not get is nothing valid to judge.
   if (input.window && perToken.status === 'refused') classes.push('void');
   if (busy && busy.timeWeighted.status === 'refused') classes.push('void');
-  return { tokenGate, decode, perOutputToken: perToken, busy, baselines, doctest, exitClass: worstClass(classes), notes, leg: input.leg ?? null };
+  const engineTimer = engineTimerFigure(report.engineTimer);
+  if (engineTimer) notes.push(`the engine's own timer: ${report.engineTimer.length} line(s); it is the engine's claim, taken on its clock, not a harness measurement`);
+  return { tokenGate, decode, perOutputToken: perToken, engineTimer, busy, baselines, doctest, exitClass: worstClass(classes), notes, leg: input.leg ?? null };
 }

@@ -69,6 +69,7 @@ export function renderAnalysisText(a: Analysis, r: DriverReport, ctx: AnalyzeCon
   out.push('quantities');
   out.push(`  decode window: ${a.decode.source}${a.decode.window ? ` ${a.decode.window.startS.toFixed(3)}:${a.decode.window.endS.toFixed(3)} s` : ''} (${a.decode.why})`);
   out.push(`  ${renderQuantity(a.perOutputToken)}`);
+  if (a.engineTimer) out.push(`  ${renderQuantity(a.engineTimer)}`);
   if (a.busy) {
     out.push(`  ${renderQuantity(a.busy.timeWeighted)}`);
     out.push(`  ${renderQuantity(a.busy.nonzeroShare)}`);
@@ -109,6 +110,7 @@ export function analysisJson(a: Analysis, r: DriverReport, ctx: AnalyzeContext):
     decodeWindow: a.decode.window ? { ...a.decode.window, source: a.decode.source } : { source: a.decode.source, why: a.decode.why },
     quantities: {
       perOutputToken: quantityJson(a.perOutputToken),
+      engineTimer: a.engineTimer ? quantityJson(a.engineTimer) : null,
       busyTimeWeighted: a.busy ? quantityJson(a.busy.timeWeighted) : null,
       busyNonzeroShare: a.busy ? quantityJson(a.busy.nonzeroShare) : null,
       baselines: a.baselines.map(quantityJson),

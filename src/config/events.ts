@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-// The reference engine's --events JSONL stream. tNs: CLOCK_MONOTONIC nanoseconds as a decimal string (exceeds 2^53).
+// The engine events JSONL stream (nh-ref's --events, and any driver's: docs/engines.md). One object per line.
+// tNs: CLOCK_MONOTONIC nanoseconds as a decimal string (exceeds 2^53); the harness's clock is the same one.
 const T = z.string().regex(/^\d+$/);
 
 export const EngineEventSchema = z.discriminatedUnion('event', [

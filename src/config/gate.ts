@@ -38,7 +38,8 @@ export const GateSchema = z.strictObject({
   repeats: z.number().int().positive().default(4),
   order: z.enum(['abba', 'random']).default('abba'),
   // Flag value per arm of an A/B; default A=off (control), B=on (treatment). Equal values make a null A/B.
-  arms: z.strictObject({ A: z.enum(['on', 'off']), B: z.enum(['on', 'off']) }).optional(),
+  // Arm values: on, off, default or one of the flag's declared values.
+  arms: z.strictObject({ A: z.string().min(1), B: z.string().min(1) }).optional(),
   env: z.record(z.string(), z.string()).default({}).describe('environment held constant across every leg'),
   sequential: SequentialSchema.optional(),
   warmupLegs: z.number().int().nonnegative().optional().describe('legs run first and discarded (never judged)'),

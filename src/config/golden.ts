@@ -42,6 +42,9 @@ export const GoldenSchema = z.strictObject({
   // Set when the golden was imported from an engine's own file (nh-gate golden import): the original is kept
   // beside golden.json so the engine can be handed exactly the bytes it was captured in.
   source: GoldenSourceSchema.optional(),
+  // independent: an oracle outside the engine; regression: the engine under test was its own oracle, so a
+  // pass only says "unchanged since capture", never "correct". Absent in goldens written before this field.
+  origin: z.enum(['independent', 'regression']).optional(),
 });
 
 export type Golden = z.infer<typeof GoldenSchema>;

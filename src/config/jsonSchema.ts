@@ -4,6 +4,8 @@ import { GateSchema } from './gate.js';
 import { GoldenSchema } from './golden.js';
 import { SampleLineSchema } from './samples.js';
 import { ProfileSchema } from './profile.js';
+import { EngineEventSchema } from './events.js';
+import { OracleAnswerSchema, OracleRequestSchema, PromptIdsSchema } from '../oracle/protocol.js';
 
 // The JSON Schema files editors read (schemas/<name>.json), generated from the zod schemas so they cannot drift:
 // scripts/emit-schemas.mjs writes them, test/core/schemas.test.ts fails when a committed file is stale.
@@ -13,6 +15,10 @@ export const SCHEMA_SOURCES = {
   golden: GoldenSchema,
   samples: SampleLineSchema,
   profile: ProfileSchema,
+  events: EngineEventSchema,
+  'oracle-request': OracleRequestSchema,
+  'oracle-answer': OracleAnswerSchema,
+  'prompt-ids': PromptIdsSchema,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMA_SOURCES;

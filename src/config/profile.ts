@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../profiles/types.js';
+import { ROLES, TIME_UNITS } from '../profiles/types.js';
 import { escapeRegex } from '../profiles/compile.js';
 import { namedGroups, regexError } from './regex.js';
 
@@ -10,6 +10,8 @@ export const LinePatternSchema = z.strictObject({
   flags: z.string().regex(/^[imsu]*$/, 'only the flags i, m, s, u').optional(),
   hint: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional().describe('literal (or any of several) the line must contain before the regex is tried'),
   captures: z.record(z.string(), z.enum(['int', 'float', 'string', 'kv'])).default({}),
+  unit: z.enum(TIME_UNITS).optional().describe('engineTimer: the unit of the captured time (s, ms, us) unless a unit capture gives it per line'),
+  countsFirstToken: z.boolean().optional().describe('engineTimer: the captured token count includes the first token, which costs no decode step'),
   exclusive: z.boolean().optional(),
 });
 

@@ -8,14 +8,17 @@ const Argv = z.array(z.string().min(1)).min(1);
 export const FlagSchema = z.strictObject({
   env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name in UPPER_SNAKE_CASE'),
   on: z.string(),
-  off: z.string(),
-  default: z.enum(['on', 'off']),
+  // null: the off arm leaves the variable UNSET (ggml reads GGML_CUDA_DISABLE_GRAPHS by presence, so "0" would be on).
+  off: z.string().nullable(),
+  // Declared values for `--flag NAME=V1,V2` (e.g. thread counts); a value not listed here is refused.
+  values: z.array(z.string().min(1)).optional(),
+  default: z.string().describe('on, off, or one of values'),
   description: z.string().optional(),
   // Feature cells that must be ENABLED when this flag is on (e.g. the device arm needs the CUDA cells).
   requiresCells: z.array(z.string()).default([]),
   // Whether the "on" arm claims device execution (then reference-tier lines void the leg).
   deviceArm: z.boolean().default(false),
-});
+}).refine((f) => f.default === 'on' || f.default === 'off' || (f.values ?? []).includes(f.default), { message: 'default must be on, off or one of the declared values', path: ['default'] });
 
 export const ProbeSchema = z.strictObject({
   name: z.string(),
@@ -85,6 +88,9 @@ export const RecipeSchema = z.strictObject({
     goldenFormat: z.enum(['nh-gate', 'vllm-cpp-oracle']).default('nh-gate').describe('what {golden} points at: nh-gate golden.json, or a vllm.cpp oracle.json'),
     eventsArgv: z.array(z.string()).default([]).describe('argv appended to request the JSONL event stream; {events} is replaced'),
     modeArgv: z.record(z.string(), z.array(z.string())).default({}),
+    // argv appended to make the driver speak the oracle protocol (request on stdin, answer on stdout):
+    // `golden capture --recipe R` then uses the engine as its own oracle and labels the golden a regression golden.
+    oracleArgv: z.array(z.string()).optional(),
     env: z.record(z.string(), z.string()).default({}),
     timeoutS: z.number().positive().default(600),
   }),

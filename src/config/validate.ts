@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
 import { RecipeSchema } from './recipe.js';
 import { GateSchema } from './gate.js';
@@ -13,6 +13,7 @@ import { formatZodIssues } from './load.js';
 import { sha256 } from '../io/hash.js';
 import { OracleDocSchema } from '../oracle/vllmCpp/schema.js';
 import { listProfiles, resolveProfile } from './profiles.js';
+import { recipeRoot } from './recipeRoot.js';
 import { NhGateError } from '../errors.js';
 
 export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'in-diff' | 'profile' | 'oracle';
@@ -54,11 +55,11 @@ function validateSamples(file: string, text: string): string[] {
 }
 
 // Cross-references a schema cannot see: a recipe's profile must resolve, a gate's recipe must exist.
-function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>, root: string, at: string = file): string[] {
+function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>, root: string, base?: string, at: string = file): string[] {
   const out: string[] = [];
   if (kind === 'recipe' && typeof data.profile === 'string') {
     try {
-      resolveProfile(data.profile, join(file, '..'));
+      resolveProfile(data.profile, recipeRoot(resolve(base ?? process.cwd(), file)));
     } catch (err) {
       out.push(`${file}: profile: ${err instanceof NhGateError ? err.message : String(err)} (built-in: ${listProfiles().join(', ')})`);
     }
@@ -103,7 +104,7 @@ export function validateFile(file: string, root: string, base?: string): FileRes
   if (kind === null || kind === 'samples') return { file, kind: null, issues: [`${file}: (root): cannot tell which schema applies — put it under recipes/, gates/ or goldens/`] };
   const r = SCHEMAS[kind].safeParse(json);
   if (!r.success) return { file, kind, issues: formatZodIssues(file, r.error, SCHEMAS[kind]) };
-  return { file, kind, issues: crossCheck(file, kind, r.data as Record<string, unknown>, root, base ? join(base, file) : file) };
+  return { file, kind, issues: crossCheck(file, kind, r.data as Record<string, unknown>, root, base, base ? join(base, file) : file) };
 }
 
 function walk(path: string, out: string[]): void {

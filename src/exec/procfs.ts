@@ -3,14 +3,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 // Linux /proc reads: a zombie answers kill(pid, 0) like a live process, and in containers whose init
 // reaps slowly a killed tree lingers as zombies, so liveness is judged by process state, not by kill.
 
-interface ProcStat { pid: number; state: string; pgrp: number; startTicks: number }
+export interface ProcStat { pid: number; state: string; ppid: number; pgrp: number; cpuTicks: number; startTicks: number }
 
 function readStat(pid: number | string): ProcStat | null {
   try {
     const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const close = s.lastIndexOf(')');
     const rest = s.slice(close + 2).split(' ');
-    return { pid: Number(pid), state: rest[0] ?? '?', pgrp: Number(rest[2]), startTicks: Number(rest[19]) };
+    // Fields after the command: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime … starttime (22nd field)
+    return { pid: Number(pid), state: rest[0] ?? '?', ppid: Number(rest[1]), pgrp: Number(rest[2]), cpuTicks: Number(rest[11]) + Number(rest[12]), startTicks: Number(rest[19]) };
   } catch {
     return null;
   }
@@ -45,4 +46,16 @@ export function groupMembers(pgid: number): number[] | null {
 export function startTicks(pid: number): number | null {
   const st = readStat(pid);
   return st === null || st.state === 'Z' || st.state === 'X' || !Number.isFinite(st.startTicks) ? null : st.startTicks;
+}
+
+// Every process /proc lists right now (zombies included: their CPU time is still the tree's).
+export function allProcs(): ProcStat[] {
+  if (!hasProcfs()) return [];
+  const out: ProcStat[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const st = readStat(name);
+    if (st) out.push(st);
+  }
+  return out;
 }

@@ -30,7 +30,8 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
   await startReaper();
   const child = execa(file, args, {
     cwd: spec.cwd,
-    env: spec.env,
+    // An undefined value removes an inherited variable (node skips undefined entries when it builds envp).
+    env: { ...spec.env, ...Object.fromEntries((spec.unset ?? []).map((k) => [k, undefined])) },
     extendEnv: true,
     detached: true,
     stdin: 'ignore',

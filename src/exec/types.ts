@@ -4,6 +4,8 @@ export interface ProcessSpec {
   cwd?: string;
   // Added to the harness's environment (flags, engine env); values here win.
   env?: Record<string, string>;
+  // Removed from the environment the process sees, even when the harness's own environment has them.
+  unset?: string[];
   // Per-leg limit; past it the whole process group is killed.
   timeoutS?: number;
   // Grace between SIGTERM and SIGKILL when killing the tree.
@@ -46,7 +48,7 @@ export interface ProcessRun {
 // Hooks a caller may attach while a process runs.
 export interface RunHooks {
   onLine?: (line: TimedLine) => void;
-  // The leader's pid (= its process group) once spawned: the series records it in the GPU lock.
+  // The leader's pid (= its process group) once spawned: the series records it in the GPU lock and tracks the leg's tree.
   onSpawn?: (pid: number) => void;
   // Aborting it (Ctrl-C) kills the process tree and marks the run interrupted.
   signal?: AbortSignal;

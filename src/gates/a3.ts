@@ -34,6 +34,7 @@ export async function runA3(o: A3Options, deps: GateDeps): Promise<SeriesOutcome
     finalize: (r, legs) => {
       const notes: string[] = [];
       const device = Object.entries(recipe.flags).filter(([, f]) => f.deviceArm && legs[0]?.record.flagEnv[f.env] === f.on).map(([n]) => n);
+      if (o.inputs.golden.origin === 'regression') notes.push(`golden ${o.inputs.golden.name} is a REGRESSION golden (the engine was its own oracle): a pass means "unchanged since capture", not "correct"`);
       if (device.length) notes.push(`device arm: ${device.join(', ')} on (arch ${r.arch}); reference-tier lines would void the run`);
       return { quantities: {}, comparison: null, verdict: tokenGateVerdict(legs.map((l) => l.record), r.plan?.legs ?? 1), notes };
     },

@@ -23,6 +23,8 @@ export interface AbOptions {
   checkpoint?: string | undefined;
   timeoutS?: number | undefined;
   resume?: string | undefined;
+  // Arm values from --flag NAME=A,B (else the gate's arms, else off/on).
+  arms?: { A: string; B: string } | undefined;
 }
 
 // A spread is printed only when it is a number: fewer than 2 legs, or a minimum of 0, say so instead of NaN.
@@ -72,7 +74,7 @@ export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome
   const flag = o.inputs.flag!;
   const repeats = o.repeats ?? gate?.gate.repeats ?? 4;
   const order = o.order ?? gate?.gate.order ?? 'abba';
-  const arms = gate?.gate.arms ?? { A: 'off' as const, B: 'on' as const };
+  const arms = o.arms ?? gate?.gate.arms ?? { A: 'off', B: 'on' };
   const hypothesis = gate?.gate.hypothesis ?? null;
   const criteria = gate?.gate.criteria ?? null;
   if (criteria && gate) checkCriteriaProducible(criteria, recipe, gate.path);

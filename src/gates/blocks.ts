@@ -1,3 +1,4 @@
+import { numeratorArm } from './compare.js';
 import type { Hypothesis } from '../config/gate.js';
 import type { LegRecord } from '../results/types.js';
 import type { Criterion } from '../stats/sequential.js';
@@ -50,9 +51,8 @@ export function blockLogRatios(legs: readonly LegRecord[], key: string, numerato
 
 // Which arm is the numerator, and the criterion in log units, from the registered hypothesis — the same
 // reading compareArms makes of it (the arm the hypothesis expects to be better is the numerator).
-export function logCriterion(h: Hypothesis, armFlagValues: { A: 'on' | 'off'; B: 'on' | 'off' }): { numerator: 'A' | 'B'; criterion: Criterion; text: string } {
-  const wantOn = h.expect.startsWith('on');
-  const numerator: 'A' | 'B' = armFlagValues.A === armFlagValues.B ? 'B' : (armFlagValues.B === 'on') === wantOn ? 'B' : 'A';
+export function logCriterion(h: Hypothesis, armFlagValues: { A: string; B: string }): { numerator: 'A' | 'B'; criterion: Criterion; text: string } {
+  const numerator = numeratorArm(armFlagValues, h.expect.startsWith('on'));
   const den = numerator === 'B' ? 'A' : 'B';
   const faster = h.metric === 'perOutputToken';
   const ratioBound = faster ? 1 - h.refutedIfLessThanPct / 100 : 1 + h.refutedIfLessThanPct / 100;

@@ -77,18 +77,24 @@ function spread(xs: number[]): number | null {
 export interface CompareInput {
   legs: LegRecord[];
   metric: 'perOutputToken' | 'busyFraction';
-  armFlagValues: { A: 'on' | 'off'; B: 'on' | 'off' };
+  armFlagValues: { A: string; B: string };
   hypothesis: Hypothesis | null;
   seed: number;
 }
 
 // The whole comparison, pure.
+// Which arm the hypothesis's ratio puts on top: the arm it expects to differ (the treatment). With valued
+// arms (THREADS=1,2) "on" stands for arm B; with on/off arms it is the on arm; equal arms put B on top.
+export function numeratorArm(armFlagValues: { A: string; B: string }, wantOn: boolean): 'A' | 'B' {
+  const bIsOn = armFlagValues.B !== 'off' && armFlagValues.A !== 'on';
+  return armFlagValues.A === armFlagValues.B ? 'B' : bIsOn === wantOn ? 'B' : 'A';
+}
+
 export function compareArms(c: CompareInput): ComparisonResult {
   const key = c.metric === 'perOutputToken' ? 'perOutputToken' : 'busy';
   const vals = armValues(c.legs, key);
   const h = c.hypothesis;
-  const wantOn = h ? h.expect.startsWith('on') : true;
-  const numerator: 'A' | 'B' = c.armFlagValues.A === c.armFlagValues.B ? 'B' : (c.armFlagValues.B === 'on') === wantOn ? 'B' : 'A';
+  const numerator = numeratorArm(c.armFlagValues, h ? h.expect.startsWith('on') : true);
   const denominator: 'A' | 'B' = numerator === 'B' ? 'A' : 'B';
   const ci = bootstrapRatioCi(vals[numerator], vals[denominator], { seed: c.seed });
   const name = `${c.metric === 'perOutputToken' ? 'per output token' : 'GPU busy'} ratio ${numerator}/${denominator}`;

@@ -12,8 +12,14 @@ export function crossCheck(harness: TokenJudgement, report: DriverReport, exitCo
   const block = report.tokenMatch[blockIndex] ?? null;
   const base = { engineWord, engineExit: exitCode, engineCompared: block?.compared ?? null, engineMatched: block?.matched ?? null };
   const problems: string[] = [];
-  if (block === null) problems.push('the engine printed no TOKEN MATCH line for this mode');
-  else {
+  // An engine that prints neither a TOKEN MATCH line nor a verdict makes no claim (a driver that prints only
+  // ids): the harness judged alone. Its exit status still has to be 0: any other code is a claim of its own.
+  if (block === null && engineWord === null && report.tokenMatch.length === 0 && (exitCode === 0 || exitCode === null)) {
+    return { ...base, agree: true, explanation: 'the engine made no claim of its own (no TOKEN MATCH line, no verdict); the harness judged alone' };
+  }
+  if (block === null) {
+    if (engineWord !== null || report.tokenMatch.length > 0) problems.push('the engine printed no TOKEN MATCH line for this mode');
+  } else {
     if (block.compared !== harness.compared) problems.push(`the engine compared ${block.compared} tokens, the harness ${harness.compared}`);
     if (block.matched !== harness.matched) problems.push(`the engine matched ${block.matched}, the harness ${harness.matched}`);
   }

@@ -10,6 +10,8 @@ export interface ModeEvents {
   // Per prompt, the token times (for inter-token intervals within a prompt).
   tokenNsByPrompt: Map<number, bigint[]>;
   promptTokenCounts: Map<number, number>;
+  // Engine CLOCK_MONOTONIC ns of each prompt_start event (for time to first token).
+  promptStartNs: Map<number, bigint>;
 }
 
 export interface EngineEvents {
@@ -25,7 +27,7 @@ export interface EngineEvents {
 function modeOf(m: Map<string, ModeEvents>, mode: string): ModeEvents {
   let e = m.get(mode);
   if (!e) {
-    e = { tokens: new Map(), tokenNs: [], tokenNsByPrompt: new Map(), promptTokenCounts: new Map() };
+    e = { tokens: new Map(), tokenNs: [], tokenNsByPrompt: new Map(), promptTokenCounts: new Map(), promptStartNs: new Map() };
     m.set(mode, e);
   }
   return e;
@@ -50,6 +52,7 @@ export function readEngineEvents(path: string): EngineEvents {
         break;
       case 'prompt_start':
         modeOf(out.modes, e.mode).promptTokenCounts.set(e.prompt, e.promptTokens);
+        modeOf(out.modes, e.mode).promptStartNs.set(e.prompt, BigInt(e.tNs));
         break;
       case 'token': {
         const m = modeOf(out.modes, e.mode);

@@ -15,7 +15,9 @@ import type { Quantity } from '../quantity/types.js';
 import type { Silicon } from '../silicon/types.js';
 import type { LegRecord, TokenJudgement } from '../results/types.js';
 import type { EngineEvents } from './events.js';
-import { judgeFromEvents, judgeFromRows } from './tokens.js';
+import { judgeFromEvents, judgeFromIds, judgeFromRows } from './tokens.js';
+import { interTokenLatency, timeToFirstToken } from './latency.js';
+import { ENGINE_TIMER, HARNESS_AFTER_FIRST, engineTimerFigure, harnessAfterFirst, timerRatio } from './engineTimer.js';
 import { crossCheck } from './crosscheck.js';
 
 // Everything observed about one leg, gathered by the leg runner; judged here without any effect.
@@ -47,7 +49,9 @@ export function judgeLeg(o: LegObservation): LegRecord {
   const modeEvents = o.events && !o.events.missing ? o.events.modes.get(o.mode) : undefined;
   const tokens: TokenJudgement = modeEvents
     ? judgeFromEvents(o.golden, o.mode, modeEvents.tokens, modeEvents.promptTokenCounts)
-    : judgeFromRows(o.golden, o.mode, report.prompts.filter((r) => r.block <= 0));
+    : report.ids.length > 0
+      ? judgeFromIds(o.golden, o.mode, report.ids, report.prompts)
+      : judgeFromRows(o.golden, o.mode, report.prompts.filter((r) => r.block <= 0));
   const check = crossCheck(tokens, report, run.exitCode, 0);
 
   // The decode window on the harness clock, by the one rule analyze uses too.
@@ -94,6 +98,20 @@ export function judgeLeg(o: LegObservation): LegRecord {
   if (o.events && !o.events.missing) {
     const engineMissing = o.mode === 'fresh-prefill' ? dw.missing : engineWindow === null ? { code: 'WINDOW_UNKNOWN' as const, why: 'no load event or no token events', windowMissing: 'load-line-absent' as const } : null;
     quantities.perOutputTokenEngine = speed('per output token (engine event clock)', engineWindow ? engineWindow.endS - engineWindow.startS : null, engineMissing);
+  }
+
+  if (modeEvents || report.engineTimer.length > 0) {
+    const unjudged = firstVoid ? `the leg is void (${formatReason(firstVoid)})` : !isPass(tokens.word) ? `the tokens did not pass (${tokens.word})` : null;
+    const harness = unjudged ? refused(HARNESS_AFTER_FIRST, 'WRONG_TOKENS', `${unjudged} — no speed is taken from it`) : harnessAfterFirst(modeEvents);
+    const engine = unjudged && report.engineTimer.length > 0 ? refused(ENGINE_TIMER, 'WRONG_TOKENS', `${unjudged} — no speed is taken from it`) : engineTimerFigure(report.engineTimer);
+    quantities.perTokenAfterFirst = harness;
+    if (engine) quantities.perTokenAfterFirstEngineTimer = engine;
+    const ratio = timerRatio(harness, engine);
+    if (ratio) quantities.harnessOverEngineTimer = ratio;
+    if (modeEvents && !unjudged) {
+      quantities.timeToFirstToken = timeToFirstToken(modeEvents);
+      quantities.interTokenLatency = interTokenLatency(modeEvents);
+    }
   }
 
   let samplerNote = o.busy?.note ?? null;

@@ -80,7 +80,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   });
   const req: LegRequest = {
     name, index: planned.index, arm: planned.arm, label: planned.label, mode: planned.mode, driver: ctx.recipe.driver, vars: ctx.vars,
-    goldenPath: ctx.goldenPath, env: planned.env, binaryPath: ctx.binaryPath, timeoutS: ctx.timeoutS, sampleGpu: ctx.sampleGpu, deviceIndex: ctx.deviceIndex, logHeader,
+    goldenPath: ctx.goldenPath, env: planned.env, unset: planned.unset ?? [], binaryPath: ctx.binaryPath, timeoutS: ctx.timeoutS, sampleGpu: ctx.sampleGpu, deviceIndex: ctx.deviceIndex, logHeader,
   };
   const out = ctx.deps.legRunner
     ? await ctx.deps.legRunner.run(req, { runDir: ctx.runDir, signal: ctx.signal, originNs: ctx.originNs, arch: ctx.vars.arch ?? 'cpu' })
@@ -100,7 +100,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   const report = read.report;
   const record = judgeLeg({
     index: planned.index, arm: planned.arm, label: planned.label, mode: planned.mode,
-    flagEnv: Object.fromEntries(Object.values(ctx.recipe.flags).filter((f) => f.env in planned.env).map((f) => [f.env, planned.env[f.env]!])),
+    flagEnv: Object.fromEntries(Object.values(ctx.recipe.flags).filter((f) => f.env in planned.env || planned.unset?.includes(f.env)).map((f) => [f.env, planned.env[f.env] ?? '<unset>'])),
     binarySha256: out.observed.binarySha256, run, originNs: out.originNs ?? ctx.originNs, report, events, golden: ctx.golden,
     deviceClaim: claim,
     busy: sampled ? { util, nominalPeriodS, backend: samplerBackend, note: samplerNote, foreignPids, contentionChecked, gpm, clocks, gpmStatus } : null,
@@ -111,6 +111,9 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   const log = out.observed.log;
   const outputNotes = [describeHazards(read.hazards, MAX_LINE_CHARS), log.error ? `${log.fault ?? 'LOG_WRITE_FAILED'}: the leg log stopped after ${log.bytes} bytes (${log.droppedBytes} not written): ${log.error}` : null].filter((n): n is string => n !== null);
   if (outputNotes.length) record.outputNotes = outputNotes;
+  // Ours is the leg's whole process tree (the driver, the engine it started, their children).
+  const tree = out.observed.tree;
+  record.contention = { ...record.contention, ourPids: tree.pids, treeCpuS: tree.cpuS, ...(tree.cpuNote ? { cpu: tree.cpuNote } : {}) };
   record.silicon = silicon;
   if (out.slurm) record.slurm = out.slurm;
 

@@ -14,6 +14,7 @@ import type { SamplerBackend } from '../sampler/types.js';
 import type { GpmPoint } from '../quantity/activity.js';
 import type { ClockPoint } from '../quantity/clocks.js';
 import { openLogSink, type LogSinkResult } from '../results/logSink.js';
+import { cpuContention, trackTree, type TreeStop, type TreeTracker } from '../exec/ours.js';
 
 // Lines kept in memory per leg for lastLines; every line streams to the log (which the judge reads back).
 const RETAIN_LINES = 200;
@@ -35,6 +36,8 @@ export interface LegRequest {
   vars: TemplateVars;
   goldenPath: string;
   env: Record<string, string>;
+  // Variables the arm leaves unset (a flag read by presence): removed from the inherited environment.
+  unset?: string[];
   binaryPath: string;
   timeoutS: number;
   sampleGpu: boolean;
@@ -66,6 +69,8 @@ export interface LegObserved {
   // How the sampler ended (a partial one failed mid-window), and how the leg log's write went.
   samplerEnd: { backend: SamplerBackend; partial: boolean; errors: string[] } | null;
   log: LogSinkResult;
+  // The leg's whole process tree (driver, engine, children): its pids, its CPU seconds, other processes' CPU.
+  tree: { pids: number[]; cpuS: number | null; cpuNote: string | null };
   // Whether the GPU was sampled (the executing host decides: it is the one with the GPU).
   sampled: boolean;
   files: LegFiles;
@@ -125,19 +130,24 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
   // The leg log streams as lines arrive (memory stays flat however much the engine prints): the series'
   // header, every line in timed format ("<monotonic s>\t<line>", the arrival time the judge reads), a trailer.
   const sink = openLogSink(join(outDir, files.log));
+  let tree: TreeTracker | null = null;
   sink.write(req.logHeader);
   deps.progress(`[nh-gate] leg ${req.index + 1}: ${req.label}`);
   const run = await deps.exec.run(
-    { argv, env: req.env, timeoutS: req.timeoutS, killGraceMs: 2000, retainLines: RETAIN_LINES },
+    { argv, env: req.env, unset: req.unset ?? [], timeoutS: req.timeoutS, killGraceMs: 2000, retainLines: RETAIN_LINES },
     {
       signal,
-      ...(onSpawn ? { onSpawn } : {}),
+      onSpawn: (pid) => {
+        tree = trackTree(pid);
+        onSpawn?.(pid);
+      },
       onLine: (l) => {
         if (l.truncatedChars || l.crOverwrites) sink.write(legLineMetaLine({ ...(l.truncatedChars ? { truncatedChars: l.truncatedChars } : {}), ...(l.crOverwrites ? { crOverwrites: l.crOverwrites } : {}) }));
         sink.write(formatTimedLine(arrivalS(l.tNs), l.text));
       },
     },
   );
+  const ours: TreeStop = (tree as TreeTracker | null)?.stop() ?? { pids: new Set(run.pid !== null ? [run.pid] : []), cpuS: null, host: null };
   const stopped = sampler ? await sampler.stop() : null;
 
   const util: UtilPoint[] = [];
@@ -162,6 +172,7 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
     if (stopped.errors.length) samplerNote = `${samplerNote ? samplerNote + '; ' : ''}sampler errors: ${stopped.errors.join('; ')}`;
   }
   if (run.pid !== null) foreign.delete(run.pid);
+  for (const pid of ours.pids) foreign.delete(pid);
   // This process holds NVML open to sample; it is ours, not contention (the stand-in NVML lists it).
   foreign.delete(process.pid);
   // The trailer (how the driver ended), so `nh-gate analyze --log` re-judges the leg exactly as the series does.
@@ -171,5 +182,6 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
     run, binarySha256, foreignPids: [...foreign], contentionChecked, samplerBackend: stopped?.backend ?? null, samplerNote,
     util, gpm, clocks, gpmStatus, nominalPeriodS, sampled: req.sampleGpu, files: { ...files, samples: stopped?.samplesPath ? files.samples : null },
     samplerEnd: stopped ? { backend: stopped.backend, partial: stopped.partial, errors: stopped.errors } : null, log,
+    tree: { pids: [...ours.pids].sort((a, b) => a - b), cpuS: ours.cpuS, cpuNote: cpuContention(ours) },
   };
 }

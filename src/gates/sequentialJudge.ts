@@ -43,7 +43,7 @@ export interface SequentialInput {
   legs: readonly LegRecord[]; // judged legs only (warm-up removed)
   hypothesis: Hypothesis;
   seq: SequentialConfig;
-  armFlagValues: { A: 'on' | 'off'; B: 'on' | 'off' };
+  armFlagValues: { A: string; B: string };
   warmupLegs: number;
 }
 

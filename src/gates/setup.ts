@@ -1,4 +1,4 @@
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Recipe } from '../config/recipe.js';
 import type { Gate } from '../config/gate.js';
@@ -8,6 +8,7 @@ import { loadGate, loadGolden, loadRecipe } from '../config/load.js';
 import { resolveProfile } from '../config/profiles.js';
 import { NhGateError } from '../errors.js';
 import { driverGoldenFor, type DriverGolden } from './driverGolden.js';
+import { recipeRoot } from '../config/recipeRoot.js';
 
 // The package root (where recipes/, goldens/, gates/ and native/ ship): two levels above this file,
 // the same from src/gates (tests) and dist/gates (the CLI).
@@ -39,11 +40,8 @@ export interface Inputs {
   flag: string | null;
 }
 
-// A recipe file's root: the directory above recipes/ when it lives in one, else its own directory.
-export function recipeRoot(recipePath: string): string {
-  const dir = dirname(recipePath);
-  return basename(dir) === 'recipes' ? dirname(dir) : dir;
-}
+// A recipe file's root (the rule lives in config/recipeRoot.ts, shared with validate).
+export { recipeRoot };
 
 // Loads gate → recipe → golden, checking that they fit together; every mismatch is a usage error that says which file and what to do.
 export function loadInputs(refs: InputRefs, cwd = process.cwd()): Inputs {

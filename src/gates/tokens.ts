@@ -1,5 +1,5 @@
 import type { Golden } from '../config/golden.js';
-import type { PromptRow } from '../profiles/types.js';
+import type { IdsLine, PromptRow } from '../profiles/types.js';
 import type { PromptJudgement, TokenJudgement } from '../results/types.js';
 import { reason, type Reason } from '../verdict/reasons.js';
 
@@ -92,5 +92,28 @@ export function judgeFromRows(golden: Golden, mode: string, rows: PromptRow[]): 
     prompts.push(classify(golden, gp, got, { generated: row.generated ?? 0, compared: row.compared ?? 0, matched: row.matched ?? 0 }));
   }
   for (const r of rows) if (!golden.prompts.some((p) => p.id === r.prompt)) reasons.push(reason('GOLDEN_MISMATCH', `the engine ran prompt ${r.prompt}, which golden ${golden.name} does not have`));
-  return totals('printed rows', mode, prompts, reasons);
+  // Counts with no ids anywhere are the engine's own claim: the harness saw no token to compare.
+  const anyIds = prompts.some((p) => p.got !== null && p.got.length > 0);
+  return totals(anyIds ? 'printed rows' : 'engine claim', mode, prompts, reasons);
+}
+
+// From a profile's `ids` lines (a driver that prints each prompt's generated ids): every position judged by
+// the harness, exactly as from events. A line that is not a list of integers is named, and the leg is void.
+export function judgeFromIds(golden: Golden, mode: string, ids: IdsLine[], rows: PromptRow[]): TokenJudgement {
+  const reasons: Reason[] = [];
+  const tokens = new Map<number, number[]>();
+  for (const l of ids) {
+    if (l.tokens === null) reasons.push(reason('BAD_IDS', `prompt ${l.prompt}: the ids line (log line ${l.line}) is not a list of integers: ${JSON.stringify(l.raw.slice(0, 60))} — print the generated ids as integers separated by spaces`));
+    else if (tokens.has(l.prompt)) reasons.push(reason('BAD_IDS', `prompt ${l.prompt}: ids printed twice (log line ${l.line}) — print one ids line per prompt`));
+    else tokens.set(l.prompt, l.tokens);
+  }
+  for (const id of tokens.keys()) if (!golden.prompts.some((p) => p.id === id)) reasons.push(reason('GOLDEN_MISMATCH', `the engine ran prompt ${id}, which golden ${golden.name} does not have`));
+  for (const r of rows) {
+    const gp = golden.prompts.find((p) => p.id === r.prompt);
+    if (gp && r.promptTokens !== null && r.promptTokens !== gp.promptTokens.length) {
+      reasons.push(reason('GOLDEN_MISMATCH', `prompt ${gp.id}: the engine ran ${r.promptTokens} prompt tokens, golden ${golden.name} has ${gp.promptTokens.length} — the golden's prompts differ from what ran`));
+    }
+  }
+  const prompts = golden.prompts.map((gp) => classify(golden, gp, tokens.get(gp.id) ?? [], null));
+  return totals('printed ids', mode, prompts, reasons);
 }

@@ -31,7 +31,8 @@ export function decodeWindowOf(report: DriverReport, mode: string): DecodeWindow
   if (!report.load) return none(block, 'WINDOW_UNKNOWN', 'the engine load-complete line never appeared, so the decode window has no start', 'load-line-absent');
   if (report.load.tS === null) return none(block, 'MISSING_TERM', 'the log carries no line arrival times, so the decode window is unknown — pass --window T0:T1', 'no-arrival-times');
   const startS = block ? block.startS : report.load.tS;
-  const endS = block ? (block.rowTotals.lastRowS ?? block.tS) : report.openRows.lastRowS;
+  // No TOKEN MATCH block: the last prompt row, else the last ids line (a driver that prints only ids).
+  const endS = block ? (block.rowTotals.lastRowS ?? block.tS) : (report.openRows.lastRowS ?? report.ids[report.ids.length - 1]?.tS ?? null);
   if (startS === null || endS === null) return none(block, 'WINDOW_UNKNOWN', 'no prompt row closes the decode window');
   const from = !block || block.index === 0 ? `the load line (line ${report.load.line})` : 'the previous block';
   return { window: { startS, endS }, block, source: `${from} → the last prompt row${block ? ` of block ${block.index}` : ''} (arrival, harness clock)`, missing: null };

@@ -7,7 +7,7 @@ import { showToken } from './diff.js';
 export function renderProvenance(g: Golden, path: string): string[] {
   const lines = [
     `golden ${g.name} (${path})`,
-    `  oracle            ${g.oracle.name} ${g.oracle.version}`,
+    `  oracle            ${g.oracle.name} ${g.oracle.version}${g.origin === 'regression' ? ' — REGRESSION golden: the engine was its own oracle (not independent)' : g.origin === 'independent' ? ' (independent of the engine)' : ''}`,
     `  checkpoint        ${g.checkpoint.name} revision ${g.checkpoint.revision}`,
     `  sampling          ${g.sampling.kind}, ${g.sampling.maxNewTokens} new tokens`,
     `  captured          ${g.capturedAt} on ${g.capturedHost}`,

@@ -2,14 +2,19 @@ import type { Recipe } from '../config/recipe.js';
 import type { Gate } from '../config/gate.js';
 import { NhGateError } from '../errors.js';
 import { abbaOrder, randomOrder, type Arm } from './order.js';
+import { applyArm, resolveArmValue } from './flagArms.js';
 
 export type Mode = 'decode' | 'fresh-prefill' | 'both';
 
 // One arm of an A/B: which flag value it runs and the full environment that value implies.
 export interface ArmSpec {
   arm: Arm;
-  flagValue: 'on' | 'off';
+  // The arm value as given (on, off, default, a declared value) and as it resolved.
+  flagValue: string;
+  valueLabel: string;
   env: Record<string, string>;
+  // Variables this arm leaves unset (removed from the harness's own environment too).
+  unset: string[];
 }
 
 // One leg to run: its position, arm, environment and mode. The driver argv is the same for every leg.
@@ -18,6 +23,8 @@ export interface PlannedLeg {
   arm: Arm | 'single';
   label: string;
   env: Record<string, string>;
+  // Variables the leg's process must NOT see, even when the harness's environment has them.
+  unset?: string[];
   mode: Mode;
 }
 
@@ -26,12 +33,12 @@ export interface Plan {
   legs: PlannedLeg[];
   order: 'abba' | 'random' | 'single';
   seed: number | null;
-  flag: { name: string; env: string; on: string; off: string } | null;
+  flag: { name: string; env: string; on: string; off: string | null } | null;
   arms: { A: ArmSpec; B: ArmSpec } | null;
 }
 
 // The recipe's flag by its short name, or a usage error listing the known ones.
-export function resolveFlag(recipe: Recipe, name: string): { name: string; env: string; on: string; off: string } {
+export function resolveFlag(recipe: Recipe, name: string): { name: string; env: string; on: string; off: string | null } {
   const f = recipe.flags[name];
   if (!f) {
     const known = Object.keys(recipe.flags);
@@ -54,7 +61,7 @@ export interface AbPlanInput {
   seed: number;
   mode: Mode;
   // Which flag value each arm runs; default A=off (control), B=on (treatment). Equal values make a null A/B.
-  armValues?: { A: 'on' | 'off'; B: 'on' | 'off' };
+  armValues?: { A: string; B: string };
 }
 
 // A/B plan: A is the control (flag off), B the treatment (flag on); legs interleaved by the order.
@@ -65,13 +72,18 @@ export function planAb(input: AbPlanInput): Plan {
   const flag = resolveFlag(input.recipe, input.flag);
   const base = baseEnv(input.recipe, input.gate);
   const values = input.armValues ?? { A: 'off', B: 'on' };
-  const arm = (a: Arm): ArmSpec => ({ arm: a, flagValue: values[a], env: { ...base, [flag.env]: flag[values[a]] } });
+  const spec = input.recipe.flags[flag.name]!;
+  const arm = (a: Arm): ArmSpec => {
+    const v = resolveArmValue(input.recipe, flag.name, spec, values[a]);
+    const { env, unset } = applyArm(base, flag.env, v);
+    return { arm: a, flagValue: values[a], valueLabel: v.label, env, unset };
+  };
   const arms = { A: arm('A'), B: arm('B') };
   const seq = input.order === 'abba' ? abbaOrder(input.repeats) : randomOrder(input.repeats, input.seed);
   const count: Record<Arm, number> = { A: 0, B: 0 };
   const legs = seq.map((a, index) => {
     count[a] += 1;
-    return { index, arm: a, label: `${a}${count[a]} ${flag.name}=${values[a]}`, env: arms[a].env, mode: input.mode };
+    return { index, arm: a, label: `${a}${count[a]} ${flag.name}=${values[a]}`, env: arms[a].env, unset: arms[a].unset, mode: input.mode };
   });
   return { kind: 'ab', legs, order: input.order, seed: input.order === 'random' ? input.seed : null, flag, arms };
 }
@@ -90,5 +102,13 @@ export function describePlan(plan: Plan): string {
   const head = plan.kind === 'ab' && plan.flag && plan.arms
     ? `A/B of ${plan.flag.name} (${plan.flag.env}): A=${plan.arms.A.flagValue} B=${plan.arms.B.flagValue}, order ${plan.order}${plan.seed !== null ? ` seed ${plan.seed}` : ''}, ${plan.legs.length} legs`
     : `A3: ${plan.legs.length} leg(s)`;
-  return [head, ...plan.legs.map((l) => `  leg ${l.index + 1}: ${l.label} (mode ${l.mode})`)].join('\n');
+  const armEnv = plan.kind === 'ab' && plan.flag && plan.arms
+    ? (['A', 'B'] as const).map((a) => {
+        const spec = plan.arms![a];
+        const own = spec.unset.includes(plan.flag!.env) ? `${plan.flag!.env} UNSET` : `${plan.flag!.env}=${spec.env[plan.flag!.env]}`;
+        const rest = Object.entries(spec.env).filter(([k]) => k !== plan.flag!.env).map(([k, v]) => `${k}=${v}`);
+        return `  arm ${a} (${plan.flag!.name}=${spec.valueLabel}) environment: ${[own, ...rest].join(' ')}`;
+      })
+    : [];
+  return [head, ...armEnv, ...plan.legs.map((l) => `  leg ${l.index + 1}: ${l.label} (mode ${l.mode})`)].join('\n');
 }

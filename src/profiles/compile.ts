@@ -1,4 +1,4 @@
-import type { CaptureType, CaptureValue, KvFields, LinePattern, Profile, Role } from './types.js';
+import type { CaptureType, CaptureValue, KvFields, LinePattern, Profile, Role, TimeUnit } from './types.js';
 
 // A pattern ready to run: the regex is built once per reader, not once per line.
 export interface CompiledPattern {
@@ -7,6 +7,8 @@ export interface CompiledPattern {
   hints: string[] | null;
   captures: Record<string, CaptureType>;
   exclusive: boolean;
+  unit: TimeUnit | null;
+  countsFirstToken: boolean;
 }
 
 // Regex metacharacters in a prefix such as "[nemotron-h]" are literal text.
@@ -23,6 +25,8 @@ export function compileProfile(profile: Profile): CompiledPattern[] {
     hints: p.hint === undefined ? null : Array.isArray(p.hint) ? p.hint : [p.hint],
     captures: p.captures,
     exclusive: p.exclusive ?? true,
+    unit: p.unit ?? null,
+    countsFirstToken: p.countsFirstToken ?? false,
   }));
 }
 
@@ -61,7 +65,7 @@ function hasAny(text: string, hints: readonly string[]): boolean {
 }
 
 // Runs the first matching exclusive pattern (and every non-exclusive one) over a line.
-export function matchLine(compiled: readonly CompiledPattern[], text: string, visit: (role: Role, caps: Record<string, CaptureValue>) => void): void {
+export function matchLine(compiled: readonly CompiledPattern[], text: string, visit: (role: Role, caps: Record<string, CaptureValue>, p: CompiledPattern) => void): void {
   for (const p of compiled) {
     // Stryker disable next-line ConditionalExpression: a hint only skips regexes that cannot match; dropping it is equivalent, only slower
     if (p.hints !== null && !hasAny(text, p.hints)) continue;
@@ -75,7 +79,7 @@ export function matchLine(compiled: readonly CompiledPattern[], text: string, vi
       if (type === 'kv') caps[`${name}Text`] = groups[name];
       else caps[name] = typedCapture(type, groups[name]);
     }
-    visit(p.role, caps);
+    visit(p.role, caps, p);
     if (p.exclusive) return;
   }
 }

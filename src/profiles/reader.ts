@@ -1,4 +1,4 @@
-import { compileProfile, matchLine, parseKv } from './compile.js';
+import { compileProfile, matchLine, parseKv, type CompiledPattern } from './compile.js';
 import type { CaptureValue, CounterGroup, CounterRecord, DoctestSummary, DriverReader, DriverReport, FeatureCell, KvFields, Profile, PromptRow, RowTotals, TokenMatchBlock, VerdictKind } from './types.js';
 
 // Caps keep memory flat on a 100 MB log; everything past a cap is still counted and summed.
@@ -22,6 +22,15 @@ function emptyTotals(): RowTotals {
 export function splitArchs(text: string | null): string[] {
   if (!text) return [];
   return text.split(/[\s,;]+/).filter((s) => s.length > 0);
+}
+
+const UNIT_S: Record<string, number> = { s: 1, ms: 1e-3, us: 1e-6 };
+
+// "12 7 301" (spaces or commas) → [12, 7, 301]; anything that is not a list of non-negative integers → null.
+export function parseIdList(text: string): number[] | null {
+  const parts = text.trim().split(/[\s,]+/).filter((x) => x.length > 0);
+  if (!parts.every((x) => /^\d+$/.test(x))) return null;
+  return parts.map((x) => Number.parseInt(x, 10));
 }
 
 function canonicalFields(f: KvFields): string {
@@ -48,6 +57,8 @@ export function createDriverReader(profile: Profile): DriverReader {
     counters: { total: 0, records: [], recordsDropped: 0, groups: [], groupsOverflow: 0 },
     features: { targetArchs: null, cells: [] },
     doctest: [],
+    ids: [],
+    engineTimer: [],
   };
   const groupIndex = new Map<string, CounterGroup>();
   const rawGroups = new Map<string, CounterGroup | null>();
@@ -67,7 +78,7 @@ export function createDriverReader(profile: Profile): DriverReader {
     return pendingDoctest;
   }
 
-  function visit(role: string, c: Record<string, CaptureValue>): void {
+  function visit(role: string, c: Record<string, CaptureValue>, p: CompiledPattern): void {
     const at = { line: lineNo, tS };
     switch (role) {
       case 'banner':
@@ -190,6 +201,17 @@ export function createDriverReader(profile: Profile): DriverReader {
         const s = doctestOpen();
         s.status = str(c.status);
         pendingDoctest = null;
+        return;
+      }
+      case 'ids': {
+        const raw = str(c.tokens) ?? '';
+        r.ids.push({ ...at, prompt: int(c.prompt) ?? -1, tokens: parseIdList(raw), raw });
+        return;
+      }
+      case 'engineTimer': {
+        const tokens = int(c.tokens) ?? Number.NaN;
+        const seconds = UNIT_S[(str(c.unit) ?? p.unit ?? '').replace('µ', 'u')] ?? Number.NaN;
+        r.engineTimer.push({ ...at, prompt: int(c.prompt), decodeS: (int(c.time) ?? Number.NaN) * seconds, tokens, steps: p.countsFirstToken ? tokens - 1 : tokens });
         return;
       }
       case 'doctestThrew':

@@ -18,6 +18,10 @@ export const ROLES = [
   'doctestAssertions',
   'doctestStatus',
   'doctestThrew',
+  // A prompt's generated token ids, printed by the engine or its driver: the harness judges them itself.
+  'ids',
+  // The engine's own decode timer (e.g. llama.cpp's "eval time = … ms / N tokens"): a second, labelled per-token figure.
+  'engineTimer',
 ] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -35,7 +39,14 @@ export interface LinePattern {
   captures: Record<string, CaptureType>;
   // false: the line is also offered to the later patterns (reference-tier text can sit inside any line).
   exclusive?: boolean;
+  // engineTimer only: the unit of the captured `time` (unless a `unit` capture says it per line), and whether
+  // the captured token count includes the first token, which costs no decode step (llama.cpp: it does).
+  unit?: TimeUnit;
+  countsFirstToken?: boolean;
 }
+
+export const TIME_UNITS = ['s', 'ms', 'us'] as const;
+export type TimeUnit = (typeof TIME_UNITS)[number];
 
 export interface Profile {
   name: string;
@@ -141,6 +152,21 @@ export interface DoctestSummary {
   line: number;
 }
 
+// One prompt's ids as a line carried them; tokens is null when the text was not a list of integers.
+export interface IdsLine extends TimedRef {
+  prompt: number;
+  tokens: number[] | null;
+  raw: string;
+}
+
+// The engine's own timer: decode seconds over decode steps (tokens after the first, when the count includes it).
+export interface EngineTimerLine extends TimedRef {
+  prompt: number | null;
+  decodeS: number;
+  tokens: number;
+  steps: number;
+}
+
 export interface DriverReport {
   profile: string;
   lines: number;
@@ -158,6 +184,8 @@ export interface DriverReport {
   counters: { total: number; records: CounterRecord[]; recordsDropped: number; groups: CounterGroup[]; groupsOverflow: number };
   features: FeatureTable;
   doctest: DoctestSummary[];
+  ids: IdsLine[];
+  engineTimer: EngineTimerLine[];
 }
 
 // The incremental reader: push lines as they arrive (tS = harness monotonic seconds), ask for the report any time.

@@ -28,6 +28,7 @@ export function legLines(leg: LegRecord): string[] {
   for (const q of Object.values(leg.quantities)) out.push(`  ${renderQuantity(q)}`);
   if (leg.clocks) out.push(`  ${leg.clocks.line}`);
   if (leg.samplerNote) out.push(`  busy: ${leg.samplerNote}`);
+  if (leg.contention.cpu) out.push(`  ${leg.contention.cpu}`);
   for (const v of leg.voidReasons) out.push(`  void: ${formatReason(v)}`);
   if (!isPass(leg.verdict) && leg.process.lastLines.length > 0 && leg.process.end !== 'exit 0') {
     out.push('  last lines:');

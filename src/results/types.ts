@@ -35,7 +35,8 @@ export interface PromptJudgement {
 }
 
 export interface TokenJudgement {
-  source: 'events' | 'printed rows';
+  // engine claim: the rows carried counts only, no ids; the harness compared nothing itself.
+  source: 'events' | 'printed ids' | 'printed rows' | 'engine claim';
   mode: string;
   prompts: PromptJudgement[];
   compared: number;
@@ -76,7 +77,9 @@ export interface LegRecord {
   referenceTierLines: number;
   counters: Record<string, number>;
   counterRecords: number;
-  contention: { foreignPids: number[]; checked: boolean; note: string };
+  // ourPids: the leg's process tree as seen while it ran; treeCpuS: its CPU seconds (null without /proc).
+  // cpu: the CPU contention sentence when other processes used more than half the host's CPU over the leg.
+  contention: { foreignPids: number[]; checked: boolean; note: string; ourPids?: number[]; treeCpuS?: number | null; cpu?: string };
   quantities: Record<string, Quantity>;
   // The leg's own verdict: a leg with wrong tokens or a void reason has no speed.
   verdict: TokenWord;

@@ -39,7 +39,7 @@ function lostObservation(req: LegRequest): LegObserved {
   return {
     run: emptyRun([]), binarySha256: null, foreignPids: [], contentionChecked: false, samplerBackend: null, samplerNote: null,
     util: [], gpm: [], clocks: [], gpmStatus: null, nominalPeriodS: null, sampled: false, files: { ...legFiles(req), events: null, samples: null },
-    samplerEnd: null, log: { bytes: 0, droppedBytes: 0, fault: null, error: null },
+    samplerEnd: null, log: { bytes: 0, droppedBytes: 0, fault: null, error: null }, tree: { pids: [], cpuS: null, cpuNote: null },
   };
 }
 

@@ -14,7 +14,7 @@ describe('recipes/nh-ref.json describes the engine that is actually built', () =
     const ckpt = await e.checkpoint('tiny');
     expect(Object.keys(recipe.flags).sort()).toEqual(['DEVICE_MAMBA', 'MAMBA_DECODE_STEP']);
     for (const [name, flag] of Object.entries(recipe.flags)) {
-      for (const value of [flag.on, flag.off]) {
+      for (const value of [flag.on, flag.off ?? '']) {
         const run = await execa(e.driver, ['--checkpoint', ckpt, '--load-only'], { env: { [flag.env]: value }, reject: false, all: true });
         // DEVICE_MAMBA on is refused by name on this CPU build; every other value loads.
         const refused = name === 'DEVICE_MAMBA' && value === flag.on;

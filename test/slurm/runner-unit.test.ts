@@ -48,7 +48,7 @@ function fakeClient(runDir: string, script: Array<{ states: string[]; node: stri
       if (state === 'COMPLETED') {
         const t = process.hrtime.bigint();
         mkdirSync(join(runDir, 'legs'), { recursive: true });
-        writeFileSync(legJobFiles(runDir, step.name).node, nodeRecordJson({ node: step.node, jobId: id, silicon: null, originNs: 0n, fault: null, observed: { gpm: [], clocks: [], gpmStatus: null, samplerEnd: null, log: { bytes: 0, droppedBytes: 0, fault: null, error: null },
+        writeFileSync(legJobFiles(runDir, step.name).node, nodeRecordJson({ node: step.node, jobId: id, silicon: null, originNs: 0n, fault: null, observed: { gpm: [], clocks: [], gpmStatus: null, samplerEnd: null, log: { bytes: 0, droppedBytes: 0, fault: null, error: null }, tree: { pids: [], cpuS: null, cpuNote: null },
           run: { argv: ['true'], pid: 1, startNs: t, endNs: t, exitCode: 0, signal: null, timedOut: false, interrupted: false, spawnError: null, orphansKilled: false, lines: [] },
           binarySha256: null, foreignPids: [], contentionChecked: false, samplerBackend: null, samplerNote: null, util: [], nominalPeriodS: null, sampled: false,
           files: { log: `legs/${step.name}.log`, events: null, samples: null },

@@ -6,6 +6,7 @@ import { executorOptions, parseExecutor, withExecutor, type ExecutorCliOptions }
 import { positiveInt, positiveSeconds } from './a3.js';
 import { crossCommitRequested, runAbForm } from './abForms.js';
 import { withWarmup } from '../../plan/warmup.js';
+import { parseFlagSpec } from '../../plan/flagArms.js';
 
 interface AbCliOptions extends ExecutorCliOptions {
   flag?: string;
@@ -36,7 +37,7 @@ export function register(program: Command): void {
   executorOptions(program
     .command('ab'))
     .description('same-binary A/B of one flag: interleaved token-gated legs, ratio with a bootstrap interval, verdict against a pre-registered gate')
-    .option('--flag <name>', "the recipe flag to compare (A = off, B = on unless the gate's arms say otherwise)")
+    .option('--flag <name[=A,B]>', "the recipe flag to compare: NAME (A = off, B = on unless the gate's arms say otherwise) or NAME=A_VALUE,B_VALUE (on, off, default or a declared value)")
     .option('--gate <file>', 'a pre-registered gate of kind ab (its sha256 goes into the result)')
     .option('--recipe <name|file>', 'recipe (default: the gate\'s, else nh-ref)')
     .option('--golden <name|dir|file>', "golden (default: the gate's, else the recipe's)")
@@ -71,18 +72,22 @@ export function register(program: Command): void {
           import('../../gates/setup.js'), import('../../gates/ab.js'), import('../../gates/deps.js'), import('../../report/print.js'), import('../../plan/plan.js'),
         ]);
         const cross = crossCommitRequested(opts);
-        const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: opts.flag, flagOptional: cross });
+        const spec = opts.flag === undefined ? null : parseFlagSpec(opts.flag);
+        const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: spec?.name, flagOptional: cross });
         const order = (opts.order ?? inputs.gate?.gate.order ?? 'abba') as 'abba' | 'random';
         const form = await runAbForm(opts, inputs, { argv: process.argv.slice(2), arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, json: Boolean(opts.json) });
         if (form !== null) return form;
+        const g = inputs.gate?.gate ?? null;
+        const arms = spec?.arms ?? g?.arms ?? { A: 'off', B: 'on' };
+        // Planned here too, so an undeclared arm value is refused (exit 2) before anything is built or written.
+        const plan = planAb({ recipe: inputs.recipe, gate: g, flag: inputs.flag!, repeats: repeats ?? g?.repeats ?? 4, order, seed, mode: opts.mode as 'decode', armValues: arms });
         if (opts.dryRun) {
-          const g = inputs.gate?.gate ?? null;
-          const plan = planAb({ recipe: inputs.recipe, gate: g, flag: inputs.flag!, repeats: repeats ?? g?.repeats ?? 4, order, seed, mode: opts.mode as 'decode', ...(g?.arms ? { armValues: g.arms } : {}) });
-          if (opts.json) printJson({ dryRun: true, plan: { order: plan.order, seed: plan.seed, text: describePlan(withWarmup(plan, g?.warmupLegs ?? 0)), legs: withWarmup(plan, g?.warmupLegs ?? 0).legs } });
-          else process.stdout.write(describePlan(withWarmup(plan, g?.warmupLegs ?? 0)) + '\n');
+          const shown = withWarmup(plan, g?.warmupLegs ?? 0);
+          if (opts.json) printJson({ dryRun: true, plan: { order: plan.order, seed: plan.seed, text: describePlan(shown), legs: shown.legs } });
+          else process.stdout.write(describePlan(shown) + '\n');
           return 'passed';
         }
-        const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, resume: opts.resume }, await withExecutor(await realDeps(), opts));
+        const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, arms, resume: opts.resume }, await withExecutor(await realDeps(), opts));
         printOutcome(out.result, Boolean(opts.json));
         return out.exitClass;
       }),

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { runAction } from '../run.js';
+import { NhGateError } from '../../errors.js';
 
 interface CaptureFlags {
   recipe: string; preset: string; name?: string; checkpoint?: string; expectSha256?: string; prompts?: string;
   maxNew: string; runs: string; nearTieNats: string; crossCheck: boolean; root: string; json?: boolean;
+  oracleCmd?: string; promptIds?: string; oracleTimeout: string;
 }
 
 // Registers `nh-gate golden capture | import | export | accept | show`: goldens change only through capture → review → accept.
@@ -12,8 +14,8 @@ export function register(program: Command): void {
 
   golden
     .command('capture')
-    .description('run the float64 oracle over the prompt set and STAGE a golden with a review diff against the committed one')
-    .option('--recipe <name>', 'recipe whose engine build provides nh-ref-ckpt', 'nh-ref')
+    .description('run an oracle (nh-ref\'s float64 one, --oracle-cmd PROGRAM, or the recipe\'s engine) K times and STAGE a golden with a review diff against the committed one')
+    .option('--recipe <name>', "nh-ref recipes: the build that provides nh-ref-ckpt; a recipe with driver.oracleArgv: the engine as its own (regression) oracle", 'nh-ref')
     .option('--preset <name>', 'checkpoint preset (tiny, medium)', 'tiny')
     .option('--name <name>', 'golden name (default <recipe>-<preset>)')
     .option('--checkpoint <file>', 'use this checkpoint instead of generating one with the engine\'s nh-ref-ckpt')
@@ -24,9 +26,22 @@ export function register(program: Command): void {
     .option('--near-tie-nats <x>', 'margin at or below which the golden licenses a NEAR-TIE PASS', '0.001')
     .option('--no-cross-check', 'skip the fresh-prefill cross-check run')
     .option('--root <dir>', 'repository root holding goldens/ and .nh-gate/', process.cwd())
+    .option('--oracle-cmd <cmd>', 'any oracle speaking the oracle protocol (docs/engines.md): "PROGRAM ARGS…", split on spaces, no shell')
+    .option('--prompt-ids <file>', 'prompts as token ids (JSON array of id arrays or {id, promptTokens} objects): required with --oracle-cmd or an engine-oracle recipe')
+    .option('--oracle-timeout <seconds>', 'per oracle run', '600')
     .option('--json', 'print one JSON document on stdout')
     .action((o: CaptureFlags) => runAction(async () => {
-      const [{ runCapture }, io] = await Promise.all([import('../../oracle/run-golden.js'), import('../../oracle/io.js')]);
+      const [{ runCapture }, io, proto] = await Promise.all([import('../../oracle/run-golden.js'), import('../../oracle/io.js'), import('../../oracle/run-protocol.js')]);
+      const route = proto.captureRoute(o.oracleCmd ?? null, o.recipe, o.root);
+      if (route !== 'nh-ref') {
+        if (!o.promptIds) throw new NhGateError('USAGE', `golden capture ${route === 'oracle-cmd' ? '--oracle-cmd' : `--recipe ${o.recipe}`} needs the prompts as token ids`, 'pass --prompt-ids FILE (a JSON array of token-id arrays)');
+        if (!o.name) throw new NhGateError('USAGE', 'golden capture through the oracle protocol needs --name', 'pass --name NAME (e.g. llama-cpp-tiny)');
+        return proto.runProtocolCapture({
+          root: o.root, name: o.name, oracleArgv: route === 'oracle-cmd' ? proto.splitOracleCmd(o.oracleCmd!) : null, recipe: route === 'oracle-cmd' ? null : o.recipe,
+          promptIdsFile: o.promptIds, maxNew: io.positiveInt('--max-new', o.maxNew), runs: io.positiveInt('--runs', o.runs),
+          nearTieNats: io.nonNegativeNumber('--near-tie-nats', o.nearTieNats), timeoutS: io.positiveInt('--oracle-timeout', o.oracleTimeout), json: o.json === true,
+        });
+      }
       return runCapture({
         root: o.root, recipe: o.recipe, preset: o.preset, name: o.name ?? `${o.recipe}-${o.preset}`,
         checkpoint: o.checkpoint ?? null, expectSha256: o.expectSha256 ?? null, promptsFile: o.prompts ?? null,

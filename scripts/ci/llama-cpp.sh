@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Build llama.cpp's llama-server (CPU-only) from the git bundle inside node-llama-cpp@3.21.1,
+# cached under .cache/llama.cpp so a re-run takes seconds. Also writes the tiny GGUF model.
+# Usage: scripts/ci/llama-cpp.sh            (from the repo root; idempotent)
+# Env:   LLAMA_CPP_CACHE (default .cache/llama.cpp), LLAMA_CPP_JOBS (default: nproc)
+set -euo pipefail
+NLC_VERSION=3.21.1
+CACHE=${LLAMA_CPP_CACHE:-.cache/llama.cpp}
+JOBS=${LLAMA_CPP_JOBS:-$(nproc)}
+mkdir -p "$CACHE"
+CACHE=$(cd "$CACHE" && pwd)
+
+# 0. numpy for the model writer and the float64 oracle (Debian 12: python3-numpy; CI runs as root)
+if ! python3 -c 'import numpy' 2>/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-numpy >/dev/null || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-numpy >/dev/null; }
+  else
+    echo "llama-cpp.sh: python3 has no numpy; install python3-numpy" >&2; exit 2
+  fi
+fi
+
+# 1. the npm package (cached tarball)
+TGZ="$CACHE/node-llama-cpp-$NLC_VERSION.tgz"
+if [ ! -s "$TGZ" ]; then
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack "node-llama-cpp@$NLC_VERSION" --silent >/dev/null)
+  mv "$tmp/node-llama-cpp-$NLC_VERSION.tgz" "$TGZ"
+  rm -rf "$tmp"
+fi
+
+# 2. the llama.cpp source, cloned from the bundle
+SRC="$CACHE/src"
+if [ ! -f "$SRC/tools/server/CMakeLists.txt" ]; then
+  rm -rf "$CACHE/pkg" "$SRC"
+  mkdir -p "$CACHE/pkg"
+  tar -xzf "$TGZ" -C "$CACHE/pkg" package/llama/gitRelease.bundle
+  git clone --quiet "$CACHE/pkg/package/llama/gitRelease.bundle" "$SRC"
+  rm -rf "$CACHE/pkg"
+fi
+git -C "$SRC" rev-parse HEAD > "$CACHE/commit.txt"
+
+# 3. llama-server, CPU-only
+BUILD="$CACHE/build-cpu"
+if [ ! -x "$BUILD/bin/llama-server" ]; then
+  cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DGGML_NATIVE=OFF -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
+    -DBUILD_SHARED_LIBS=OFF >"$CACHE/configure.log" 2>&1 || { tail -40 "$CACHE/configure.log"; exit 1; }
+  cmake --build "$BUILD" --target llama-server -j "$JOBS" >"$CACHE/build.log" 2>&1 || { tail -40 "$CACHE/build.log"; exit 1; }
+fi
+
+# 4. the tiny model, written deterministically and checked against its pinned sha256
+if [ -f scripts/llama/make-tiny-gguf.py ]; then
+  python3 scripts/llama/make-tiny-gguf.py --out "$BUILD/tiny-llama.gguf" --check
+fi
+echo "llama-server: $BUILD/bin/llama-server (llama.cpp $(cat "$CACHE/commit.txt"))"

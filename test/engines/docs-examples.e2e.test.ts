@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync, symlinkSync, cpSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { repoRoot } from '../helpers/engine.js';
+import { CLI, llamaReady } from './llama.js';
+
+// Every `npx nh-gate …` line of docs/engines.md, run in order in a scratch directory that links to this
+// repository (its goldens/ is a copy, so `golden accept` cannot touch the committed ones).
+const DOC = readFileSync(join(repoRoot, 'docs', 'engines.md'), 'utf8');
+const COMMANDS = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.startsWith('npx nh-gate '));
+
+// A shell-free split that keeps "double quoted" words together (the docs quote --oracle-cmd).
+export function splitWords(line: string): string[] {
+  return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+}
+
+// What each documented command must print (and exit with), so an example that silently changes goes red.
+const EXPECT: Array<[RegExp, RegExp, number[]]> = [
+  [/--oracle-cmd/, /independent of the engine[\s\S]*STAGED, not accepted/, [0]],
+  [/golden accept llama-cpp-tiny$/, /ACCEPTED .*goldens\/llama-cpp-tiny\/golden\.json/, [0]],
+  [/capture --recipe llama-cpp/, /REGRESSION golden/, [0]],
+  [/a3 --recipe llama-cpp$/, /tokens 128\/128 over 4 prompt\(s\).*from events\) → STRICT PASS[\s\S]*engine said nothing \(exit 0\): agrees with the harness[\s\S]*harness \/ engine timer/, [0]],
+  [/a3 --recipe llama-cpp --golden llama-cpp-tiny-regression/, /STRICT PASS[\s\S]*REGRESSION golden/, [0]],
+  [/NO_CUDA_GRAPHS --dry-run/, /arm A \(NO_CUDA_GRAPHS=off\) environment: GGML_CUDA_DISABLE_GRAPHS UNSET[\s\S]*arm B \(NO_CUDA_GRAPHS=on\) environment: GGML_CUDA_DISABLE_GRAPHS=1/, [0]],
+  [/THREADS=1,2/, /A1 THREADS=1\]: exit 0; tokens 128\/128[\s\S]*B1 THREADS=2\]: exit 0; tokens 128\/128[\s\S]*per output token ratio[\s\S]*MEASURED/, [0]],
+  [/flash-attn-ab/, /FLASH_ATTN=off\]: exit 0; tokens 128\/128[\s\S]*FLASH_ATTN=on\]: exit 0; tokens 128\/128[\s\S]*(SUPPORTED|REFUTED|UNRESOLVED)/, [0, 3]],
+];
+
+describe.skipIf(!llamaReady)('docs/engines.md: every example runs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-gate-engines-doc-'));
+  for (const d of ['recipes', 'oracles', 'drivers', 'profiles', 'scripts', '.cache', 'gates']) symlinkSync(join(repoRoot, d), join(dir, d));
+  cpSync(join(repoRoot, 'goldens'), join(dir, 'goldens'), { recursive: true });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the guide has the examples this test checks', () => {
+    expect(COMMANDS.length).toBe(EXPECT.length);
+    for (const [pattern] of EXPECT) expect(COMMANDS.some((c) => pattern.test(c)), String(pattern)).toBe(true);
+  });
+
+  it('runs them in order with the documented results', async () => {
+    for (const line of COMMANDS) {
+      const [, , ...args] = splitWords(line);
+      const r = await execa('node', [CLI, ...args], { cwd: dir, reject: false, all: true, timeout: 300_000 });
+      const exp = EXPECT.find(([p]) => p.test(line));
+      expect(exp, `no expectation for: ${line}`).toBeDefined();
+      expect(exp![2], `${line}\n${r.all}`).toContain(r.exitCode);
+      expect(r.all, line).toMatch(exp![1]);
+    }
+    expect(existsSync(join(dir, 'goldens', 'llama-cpp-tiny', 'golden.json'))).toBe(true);
+    // The accepted capture is the committed golden, token for token.
+    const accepted = JSON.parse(readFileSync(join(dir, 'goldens', 'llama-cpp-tiny', 'golden.json'), 'utf8'));
+    const committed = JSON.parse(readFileSync(join(repoRoot, 'goldens', 'llama-cpp-tiny', 'golden.json'), 'utf8'));
+    expect(accepted.prompts.map((p: { tokens: number[] }) => p.tokens)).toEqual(committed.prompts.map((p: { tokens: number[] }) => p.tokens));
+  }, 900_000);
+});
