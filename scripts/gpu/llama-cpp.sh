@@ -11,11 +11,15 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
-OUT=${OUT:-$ROOT/.gpu-out}
+# The device returns at most 8 files: everything is staged here and handed back as one tarball + the log.
+OUT_REAL=${OUT:-$ROOT/.gpu-out}
+OUT=$ROOT/.gpu-stage
+rm -rf "$OUT"; mkdir -p "$OUT_REAL"
 ARCH=${NH_GPU_ARCH:-90}
 JOBS=${NH_GPU_JOBS:-$(nproc 2>/dev/null || echo 4)}
 mkdir -p "$OUT" .gpu/bin
 LOG="$OUT/llama-cpp.log"
+mkdir -p "$OUT"
 : > "$LOG"
 say() { echo "[llama-cpp.sh] $*" | tee -a "$LOG"; }
 unxz_to() { # unxz_to SRC DEST: xz when present, else Python's lzma
@@ -56,7 +60,14 @@ nh() { # nh NAME ARGS...: one nh-gate command, output in the log and in $OUT/NAM
 : > "$OUT/exit-codes.txt"
 
 nh probe probe
-nh build build --recipe llama-cpp --arch "$ARCH" --jobs "$JOBS"
+# The CUDA build is bounded so the call always has time left to hand its files back; a second call resumes it.
+say "\$ nh-gate build --recipe llama-cpp --arch $ARCH (at most ${NH_GPU_BUILD_S:-460} s)"
+timeout "${NH_GPU_BUILD_S:-460}" node bin/nh-gate.js build --recipe llama-cpp --arch "$ARCH" --jobs "$JOBS" > "$OUT/build.txt" 2>&1
+brc=$?; cat "$OUT/build.txt" >> "$LOG"; echo "build $brc" >> "$OUT/exit-codes.txt"; say "exit $brc (build)"
+if [ "$brc" != 0 ]; then
+  tar -czf "$OUT_REAL/llama-evidence.tgz" -C "$OUT" . ; cp "$LOG" "$OUT/exit-codes.txt" "$OUT_REAL/" 2>/dev/null
+  say "build did not finish (exit $brc): run the same call again to resume it"; exit 0
+fi
 nh a3 a3 --recipe llama-cpp --arch "$ARCH" --jobs "$JOBS"
 nh ab-no-cuda-graphs ab --gate gates/llama-cpp/no-cuda-graphs-ab.json --arch "$ARCH" --jobs "$JOBS"
 nh ab-flash-attn ab --gate gates/llama-cpp/flash-attn-ab.json --arch "$ARCH" --jobs "$JOBS"
@@ -67,5 +78,7 @@ if [ -d .nh-gate/runs ]; then
     case "$d" in *a3-llama*) cp "$d/summary.md" "$OUT/summary-a3.md" ;; *no-cuda-graphs*) cp "$d/summary.md" "$OUT/summary-ab-no-cuda-graphs.md" ;; *flash-attn*) cp "$d/summary.md" "$OUT/summary-ab-flash-attn.md" ;; esac
   done
 fi
-say "files in \$OUT: $(ls "$OUT" | tr '\n' ' ')"
+say "files staged: $(ls "$OUT" | tr '\n' ' ')"
 cat "$OUT/exit-codes.txt" | tee -a "$LOG"
+tar -czf "$OUT_REAL/llama-evidence.tgz" -C "$OUT" .
+cp "$LOG" "$OUT/exit-codes.txt" "$OUT_REAL/"
