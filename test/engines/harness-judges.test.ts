@@ -61,7 +61,7 @@ describe('a driver that prints only ids is judged by the harness', () => {
     const bad = read(IDS_OK.map((l) => l.replace('ids: 10 11 12 13', 'ids: [10, "x"]')));
     const j = judgeFromIds(golden(), 'decode', bad.ids, bad.prompts);
     expect(j.word).toBe('VOID');
-    expect(j.reasons.join('\n')).toMatch(/prompt 0: the ids line \(log line 2\) is not a list of integers.*print the generated ids as integers separated by spaces/);
+    expect(j.reasons.map((r) => `${r.code}: ${r.message}`).join('\n')).toMatch(/prompt 0: the ids line \(log line 2\) is not a list of integers.*print the generated ids as integers separated by spaces/);
   });
 
   it('an engine that claims (a verdict line) and disagrees is still a failure', () => {
