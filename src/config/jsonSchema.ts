@@ -5,7 +5,7 @@ import { GoldenSchema } from './golden.js';
 import { SampleLineSchema } from './samples.js';
 import { ProfileSchema } from './profile.js';
 import { EngineEventSchema } from './events.js';
-import { OracleAnswerSchema, OracleRequestSchema, PromptIdsSchema } from '../oracle/protocol.js';
+import { OracleAnswerSchema, OracleRequestSchema, PromptIdsSchema } from './oracleProtocol.js';
 
 // The JSON Schema files editors read (schemas/<name>.json), generated from the zod schemas so they cannot drift:
 // scripts/emit-schemas.mjs writes them, test/core/schemas.test.ts fails when a committed file is stale.

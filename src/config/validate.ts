@@ -11,7 +11,7 @@ import { InDiffConfigSchema } from './in-diff.js';
 import { ProfileSchema } from './profile.js';
 import { formatZodIssues } from './load.js';
 import { sha256 } from '../io/hash.js';
-import { OracleDocSchema } from '../oracle/vllmCpp/schema.js';
+import { OracleDocSchema } from './vllmCppOracle.js';
 import { listProfiles, resolveProfile } from './profiles.js';
 import { recipeRoot } from './recipeRoot.js';
 import { NhGateError } from '../errors.js';

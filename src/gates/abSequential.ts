@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { planAb, type Plan } from '../plan/plan.js';
 import { renderSvg } from '../report/plots.js';
-import { sequentialSpec } from '../report/sequentialPlot.js';
+import { sequentialSpec } from './sequentialPlot.js';
 import { writeAtomic } from '../io/atomic.js';
 import { isWarmup, withWarmup } from '../plan/warmup.js';
 import { NhGateError } from '../errors.js';

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { rethrowDiskFault } from '../results/diskFaults.js';
+import { rethrowDiskFault } from './diskFaults.js';
 
 // Writes a file atomically, so a reader or a Ctrl-C never sees half a result, golden or log: a temp file
 // in the same directory, written whole (writeFileSync loops over short writes and throws ENOSPC), fsync'd,

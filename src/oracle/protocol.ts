@@ -7,32 +7,9 @@ import { formatZodIssues } from '../config/load.js';
 // stdout can produce a golden. nh-gate runs it K times for the determinism evidence and records its provenance.
 
 // What a golden's prompts are when the oracle is not nh-ref's: token ids (and an optional label).
-export const PromptIdsSchema = z.array(z.union([
-  z.array(z.number().int().nonnegative()).min(1),
-  z.object({ id: z.number().int().nonnegative().optional(), text: z.string().optional(), promptTokens: z.array(z.number().int().nonnegative()).min(1) }).strict(),
-])).min(1);
-
-export const OracleRequestSchema = z.object({
-  schemaVersion: z.literal(1),
-  prompts: z.array(z.object({ id: z.number().int().nonnegative(), promptTokens: z.array(z.number().int().nonnegative()).min(1) }).strict()).min(1),
-  sampling: z.object({ kind: z.literal('greedy'), maxNewTokens: z.number().int().positive() }).strict(),
-}).strict();
-export type OracleRequest = z.infer<typeof OracleRequestSchema>;
-
-export const OracleAnswerSchema = z.object({
-  schemaVersion: z.literal(1),
-  oracle: z.object({ name: z.string().min(1), version: z.string().min(1) }).strict(),
-  checkpoint: z.object({ name: z.string().min(1), revision: z.string().min(1) }).strict(),
-  engineConfigRecorded: z.enum(['yes', 'no', 'unknown']),
-  engineConfig: z.record(z.string(), z.unknown()).optional(),
-  prompts: z.array(z.object({
-    id: z.number().int().nonnegative(),
-    tokens: z.array(z.number().int().nonnegative()),
-    top2MarginNats: z.array(z.number().nonnegative()).nullable().optional(),
-    runnerUp: z.array(z.number().int().nonnegative()).optional(),
-  }).strict()),
-}).strict();
-export type OracleAnswer = z.infer<typeof OracleAnswerSchema>;
+export { PromptIdsSchema, OracleRequestSchema, OracleAnswerSchema } from '../config/oracleProtocol.js';
+export type { OracleRequest, OracleAnswer } from '../config/oracleProtocol.js';
+import { PromptIdsSchema, OracleAnswerSchema, type OracleRequest, type OracleAnswer } from '../config/oracleProtocol.js';
 
 // Normalizes a prompt-ids file into request prompts (ids default to positions).
 export function promptsFromIds(json: unknown, file: string): Array<{ id: number; text?: string; promptTokens: number[] }> {

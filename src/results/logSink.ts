@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { diskFaultOf, type DiskFault } from './diskFaults.js';
+import { diskFaultOf, type DiskFault } from '../io/diskFaults.js';
 
 const FLUSH_BYTES = 1 << 20;
 

@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NhGateError } from '../errors.js';
-import { freeBytes } from './diskFaults.js';
+import { freeBytes } from '../io/diskFaults.js';
 
 // Held in the run directory from its creation, freed when the disk fills, so the failed run's own record
 // still fits ("where one byte still fits"): a full disk ends as a named state, not as a missing result.json.

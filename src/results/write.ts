@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, mkdirSync, rmSync, appendFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { rethrowDiskFault } from './diskFaults.js';
+import { rethrowDiskFault } from '../io/diskFaults.js';
 
 
 // "20261130T041700Z": sortable, filesystem-safe, UTC.

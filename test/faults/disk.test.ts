@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { SamplesWriter } from '../../src/sampler/writer.js';
 import { openLogSink } from '../../src/results/logSink.js';
 import { DEFAULT_LOG_BYTES_PER_LEG, expectedLogBytes, spaceShortfall } from '../../src/results/space.js';
-import { diskFaultOf, rethrowDiskFault } from '../../src/results/diskFaults.js';
+import { diskFaultOf, rethrowDiskFault } from '../../src/io/diskFaults.js';
 import { nhGate, runs } from './cli.js';
 
 // Fault: the results directory is on a full or read-only filesystem. A real 3 MB tmpfs needs root (CI runs as

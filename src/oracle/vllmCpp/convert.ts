@@ -1,5 +1,5 @@
 import type { Golden } from '../../config/golden.js';
-import type { OracleDoc } from './schema.js';
+import type { OracleDoc } from '../../config/vllmCppOracle.js';
 import { pyJsonDump } from './pyjson.js';
 
 // What an import knows besides the document: the golden's name and where the original came from.

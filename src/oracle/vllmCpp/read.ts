@@ -1,6 +1,6 @@
 import { NhGateError } from '../../errors.js';
 import { formatZodIssues } from '../../config/load.js';
-import { OracleDocSchema, type OracleDoc } from './schema.js';
+import { OracleDocSchema, type OracleDoc } from '../../config/vllmCppOracle.js';
 import { ScanError, scanOracle } from './scan.js';
 
 const SAME = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);

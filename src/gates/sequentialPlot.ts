@@ -1,5 +1,5 @@
 import type { Spec } from 'vega';
-import type { SequentialRecord } from '../gates/sequentialJudge.js';
+import type { SequentialRecord } from './sequentialJudge.js';
 
 // The sequential A/B as a picture: after each block, the anytime-valid interval on the ratio (log scale)
 // and the running estimate, against the pre-registered bound. The run stopped where an interval cleared it.
