@@ -14,6 +14,7 @@ import { sha256 } from '../io/hash.js';
 import { OracleDocSchema } from './vllmCppOracle.js';
 import { listProfiles, resolveProfile } from './profiles.js';
 import { recipeRoot } from './recipeRoot.js';
+import { locate } from './locate.js';
 import { NhGateError } from '../errors.js';
 
 export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'in-diff' | 'profile' | 'oracle';
@@ -55,7 +56,7 @@ function validateSamples(file: string, text: string): string[] {
 }
 
 // Cross-references a schema cannot see: a recipe's profile must resolve, a gate's recipe must exist.
-function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>, root: string, base?: string, at: string = file): string[] {
+function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>, root: string, base?: string, at: string = file, pkg?: string): string[] {
   const out: string[] = [];
   if (kind === 'recipe' && typeof data.profile === 'string') {
     try {
@@ -70,9 +71,13 @@ function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>,
     if (!existsSync(original)) out.push(`${file}: source.file: ${original} is missing`);
     else if (sha256(readFileSync(original)) !== source.sha256) out.push(`${file}: source.sha256: ${original} is not the file this golden was imported from (re-import and accept it)`);
   }
-  if ((kind === 'gate' || kind === 'mutations' || kind === 'in-diff') && typeof data.recipe === 'string' && !data.recipe.includes('/')) {
-    const known = safeList(join(root, 'recipes')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
-    if (!known.includes(data.recipe)) out.push(`${file}: recipe: no recipe named '${data.recipe}'; known: ${known.join(', ') || '(none)'}`);
+  if ((kind === 'gate' || kind === 'mutations' || kind === 'in-diff') && typeof data.recipe === 'string') {
+    // The one path rule (config/locate.ts): beside the gate, then this project, then nh-gate's built-ins.
+    try {
+      locate('recipes', data.recipe, { namedIn: dirname(resolve(at)), roots: [root], pkg: pkg ?? root });
+    } catch (err) {
+      out.push(`${file}: recipe: ${err instanceof NhGateError ? err.message : String(err)}`);
+    }
   }
   return out;
 }
@@ -86,7 +91,7 @@ function safeList(dir: string): string[] {
 }
 
 // Validates one file against the schema its place or content names.
-export function validateFile(file: string, root: string, base?: string): FileResult {
+export function validateFile(file: string, root: string, base?: string, pkg?: string): FileResult {
   let text: string;
   try {
     text = readFileSync(base ? join(base, file) : file, 'utf8');
@@ -104,7 +109,7 @@ export function validateFile(file: string, root: string, base?: string): FileRes
   if (kind === null || kind === 'samples') return { file, kind: null, issues: [`${file}: (root): cannot tell which schema applies — put it under recipes/, gates/ or goldens/`] };
   const r = SCHEMAS[kind].safeParse(json);
   if (!r.success) return { file, kind, issues: formatZodIssues(file, r.error, SCHEMAS[kind]) };
-  return { file, kind, issues: crossCheck(file, kind, r.data as Record<string, unknown>, root, base, base ? join(base, file) : file) };
+  return { file, kind, issues: crossCheck(file, kind, r.data as Record<string, unknown>, root, base, base ? join(base, file) : file, pkg) };
 }
 
 function walk(path: string, out: string[]): void {

@@ -1,4 +1,4 @@
-import { basename, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Recipe } from '../config/recipe.js';
 import type { Gate } from '../config/gate.js';
@@ -9,6 +9,7 @@ import { resolveProfile } from '../config/profiles.js';
 import { NhGateError } from '../errors.js';
 import { driverGoldenFor, type DriverGolden } from './driverGolden.js';
 import { recipeRoot } from '../config/recipeRoot.js';
+import { locate } from '../config/locate.js';
 
 // The package root (where recipes/, goldens/, gates/ and native/ ship): two levels above this file,
 // the same from src/gates (tests) and dist/gates (the CLI).
@@ -57,14 +58,23 @@ export function loadInputs(refs: InputRefs, cwd = process.cwd()): Inputs {
   if (refs.recipe && gate && gate.gate.recipe !== refs.recipe && basename(refs.recipe, '.json') !== gate.gate.recipe) {
     throw new NhGateError('BAD_INPUT', `${gate.path}: gate '${gate.gate.name}' was registered for recipe '${gate.gate.recipe}', not '${refs.recipe}'`, 'drop --recipe, or use a gate registered for that recipe');
   }
-  const looksPath = recipeRef.includes('/') || recipeRef.endsWith('.json');
-  const { recipe, path: recipePath } = loadRecipe(recipeRef, looksPath ? cwd : pkg);
+  // The one path rule (config/locate.ts): a gate's references resolve against the gate, a command line's against
+  // the working directory; a name is found beside the gate, then in this project, then among the built-ins.
+  const gateDir = refs.recipe === undefined && gate ? dirname(gate.path) : null;
+  const { recipe, path: recipePath } = loadRecipe(locate('recipes', recipeRef, { namedIn: gateDir, roots: [cwd], pkg }), cwd);
   const root = recipeRoot(recipePath);
   const profile = resolveProfile(recipe.profile, root);
   const goldenRef = refs.golden ?? gate?.gate.golden ?? recipe.defaultGolden;
   if (!goldenRef) throw new NhGateError('USAGE', `recipe '${recipe.name}' names no default golden`, 'pass --golden NAME|PATH');
-  const gLooksPath = goldenRef.includes('/') || goldenRef.endsWith('.json');
-  const { golden, path: goldenPath } = loadGolden(goldenRef, gLooksPath ? cwd : root);
+  // The golden by the same rule: a path against the file that named it (the command line → the working
+  // directory, the gate, the recipe's root for its defaultGolden); a name beside the gate, then in the
+  // recipe's project, the working directory's, nh-gate's.
+  const goldenGate = refs.golden === undefined && gate?.gate.golden !== undefined ? dirname(gate.path) : null;
+  const goldenBase = refs.golden !== undefined ? cwd : (goldenGate ?? root);
+  const goldenFile = goldenRef.includes('/') || goldenRef.endsWith('.json')
+    ? (isAbsolute(goldenRef) ? goldenRef : resolve(goldenBase, goldenRef))
+    : locate('goldens', goldenRef, { namedIn: goldenGate, roots: [root, cwd], pkg });
+  const { golden, path: goldenPath } = loadGolden(goldenFile, cwd);
   let flag: string | null = null;
   if (refs.command === 'ab') {
     if (refs.flag && gate?.gate.flag && refs.flag !== gate.gate.flag) {

@@ -153,7 +153,7 @@ describe('validate', () => {
     writeFileSync(g, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nope', repeats: -1, report: 'only' }));
     expect(validateFile(g, ROOT).issues).toEqual([`${g}: repeats: Too small: expected number to be >0`]);
     writeFileSync(g, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nope', report: 'only' }));
-    expect(validateFile(g, ROOT).issues[0]).toMatch(new RegExp(`^${g.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: recipe: no recipe named 'nope'; known: .*nemotron-h`));
+    expect(validateFile(g, ROOT).issues[0]).toMatch(new RegExp(`^${g.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: recipe: no recipe named 'nope' \\(named in .*\\); looked in: .*recipes`));
     mkdirSync(join(d, 'recipes'));
     const r = JSON.parse(readFileSync(join(ROOT, 'recipes/nemotron-h.json'), 'utf8'));
     r.profile = 'llama';

@@ -13,9 +13,12 @@ export function register(program: Command): void {
       runAction(async () => {
         const { collectFiles, validateFile } = await import('../../config/validate.js');
         const { PACKAGE_ROOT } = await import('../../analyze/command.js');
-        const root = paths.length > 0 ? process.cwd() : PACKAGE_ROOT;
+        // No paths: this directory's project when it has one (recipes/, gates/ or goldens/), else nh-gate's own.
+        const { existsSync } = await import('node:fs');
+        const own = ['recipes', 'gates', 'goldens'].some((d) => existsSync(d));
+        const root = paths.length > 0 || own ? process.cwd() : PACKAGE_ROOT;
         const files = collectFiles(paths, root);
-        const results = files.map((f) => validateFile(f, root, paths.length > 0 ? undefined : root));
+        const results = files.map((f) => validateFile(f, root, paths.length > 0 ? undefined : root, PACKAGE_ROOT));
         const bad = results.filter((r) => r.issues.length > 0);
         if (opts.json) printJson({ files: results, ok: bad.length === 0 && files.length > 0 });
         else {

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { NhGateError } from '../errors.js';
+
+// The one path rule (docs/engines.md): a relative path resolves against the file that names it (a gate's
+// recipe and golden against the gate; a recipe's own paths against its root, config/recipeRoot.ts); a
+// command-line path against the working directory. A NAME is looked up beside the file that names it,
+// then in the project's folder (the working directory's recipes/ or goldens/), then in nh-gate's built-ins.
+export interface LookupPlaces {
+  // The directory of the file that names the reference (a gate), or null for a command-line reference.
+  namedIn: string | null;
+  // The project's folders, in order (the recipe's root for its goldens, the working directory).
+  roots: string[];
+  // nh-gate's own package root (the built-in recipes, gates and goldens).
+  pkg: string;
+}
+
+function looksLikePath(s: string): boolean {
+  return s.includes('/') || s.endsWith('.json');
+}
+
+// The places a NAME is looked for, in order, for a kind of file ('recipes' → <dir>/NAME.json, 'goldens' →
+// <dir>/NAME/golden.json); beside the naming file means the file itself or its sibling recipes/ folder.
+export function candidates(kind: 'recipes' | 'goldens', name: string, p: LookupPlaces): string[] {
+  const file = (dir: string): string => (kind === 'recipes' ? join(dir, `${name}.json`) : join(dir, name, 'golden.json'));
+  const dirs: string[] = [];
+  if (p.namedIn) dirs.push(...(kind === 'recipes' ? [p.namedIn, join(p.namedIn, '..', 'recipes'), join(p.namedIn, '..', '..', 'recipes')] : [join(p.namedIn, '..', 'goldens'), join(p.namedIn, '..', '..', 'goldens')]));
+  dirs.push(...p.roots.map((r) => join(r, kind)), join(p.pkg, kind));
+  return [...new Set(dirs.map((d) => resolve(file(d))))];
+}
+
+// Where a recipe or golden reference points, by the one rule; a name found nowhere lists where it looked.
+export function locate(kind: 'recipes' | 'goldens', ref: string, p: LookupPlaces): string {
+  if (looksLikePath(ref)) return isAbsolute(ref) ? ref : resolve(p.namedIn ?? p.roots[p.roots.length - 1] ?? '.', ref);
+  const tried = candidates(kind, ref, p);
+  const hit = tried.find((f) => existsSync(f));
+  if (hit) return hit;
+  const what = kind === 'recipes' ? 'recipe' : 'golden';
+  throw new NhGateError(kind === 'recipes' ? 'UNKNOWN_RECIPE' : 'UNKNOWN_GOLDEN', `no ${what} named '${ref}'${p.namedIn ? ` (named in ${p.namedIn})` : ''}; looked in: ${tried.map((t) => dirname(kind === 'recipes' ? t : dirname(t))).join(', ')}`, `put ${kind === 'recipes' ? `${ref}.json` : `${ref}/golden.json`} in one of those folders, or pass a path`);
+}
