@@ -20,6 +20,7 @@ import { createDriverReader } from '../profiles/reader.js';
 import { NhGateError } from '../errors.js';
 import type { LogSinkResult } from '../results/logSink.js';
 import { refuseBusyCutShort } from './samplerCut.js';
+import { applyCpuContention } from './cpuVoid.js';
 import { basename, resolve } from 'node:path';
 
 // What every leg of a series shares.
@@ -41,6 +42,8 @@ export interface LegContext {
   signal: AbortSignal;
   // A leg whose SM clock was held down in its window is VOID (THROTTLED) where the gate asks.
   voidIfThrottled?: boolean;
+  // A CPU-contended leg is VOID (CPU_CONTENDED) where the gate asks, else only flagged.
+  voidIfCpuContended?: boolean;
   // Told the leg's process group as soon as it is spawned (the GPU lock records it).
   onSpawn?: (pid: number) => void;
 }
@@ -114,6 +117,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   // Ours is the leg's whole process tree (the driver, the engine it started, their children).
   const tree = out.observed.tree;
   record.contention = { ...record.contention, ourPids: tree.pids, treeCpuS: tree.cpuS, ...(tree.cpuNote ? { cpu: tree.cpuNote } : {}) };
+  applyCpuContention(record, ctx.voidIfCpuContended ?? false);
   record.silicon = silicon;
   if (out.slurm) record.slurm = out.slurm;
 
