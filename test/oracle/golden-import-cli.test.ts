@@ -4,24 +4,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createProgram } from '../../src/cli/main.js';
+import { cli } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/engine.js';
 
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '', err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => { out += String(s); return true; });
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => { err += String(s); return true; });
-  process.exitCode = 0;
-  try {
-    await createProgram().parseAsync(['node', 'nh-gate', ...args]);
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { code, out, err };
-}
 
 const ORACLE = join(repoRoot, 'test/fixtures/vllm-cpp/nemotron_35_lightning_greedy/oracle.json');
 const NAME = 'nemotron_35_lightning_greedy';
