@@ -97,6 +97,9 @@ export const RecipeSchema = z.strictObject({
   flags: z.record(z.string(), FlagSchema).default({}),
   suites: z.array(SuiteSchema).default([]),
   baselines: z.array(BaselineSchema).default([]),
+  // SPEC §7: a3 compares its per-token figure with the newest earlier a3 of this recipe on the same silicon
+  // key, found in the ledger (not a constant someone typed); absent → no such comparison.
+  ledgerBaseline: z.strictObject({ quantity: z.literal('perOutputToken') }).optional().describe('a3: compare per-token with the newest earlier a3 of this recipe on this silicon, from the ledger'),
   defaultGolden: z.string().optional(),
   goldenProvider: z.string().optional().describe('how the golden is produced, for provenance'),
 });

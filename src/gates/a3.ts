@@ -1,9 +1,11 @@
+import type { Quantity } from '../quantity/types.js';
 import type { Mode } from '../plan/plan.js';
 import { planA3 } from '../plan/plan.js';
 import type { GateDeps } from './deps.js';
 import type { Inputs } from './setup.js';
 import { runSeries, type SeriesOutcome } from './series.js';
 import { tokenGateVerdict } from './verdict.js';
+import { ledgerBaselineRatio } from './ledgerBaseline.js';
 
 export interface A3Options {
   argv: string[];
@@ -36,7 +38,8 @@ export async function runA3(o: A3Options, deps: GateDeps): Promise<SeriesOutcome
       const device = Object.entries(recipe.flags).filter(([, f]) => f.deviceArm && legs[0]?.record.flagEnv[f.env] === f.on).map(([n]) => n);
       if (o.inputs.golden.origin === 'regression') notes.push(`golden ${o.inputs.golden.name} is a REGRESSION golden (the engine was its own oracle): a pass means "unchanged since capture", not "correct"`);
       if (device.length) notes.push(`device arm: ${device.join(', ')} on (arch ${r.arch}); reference-tier lines would void the run`);
-      return { quantities: {}, comparison: null, verdict: tokenGateVerdict(legs.map((l) => l.record), r.plan?.legs ?? 1), notes };
+      const quantities: Record<string, Quantity> = recipe.ledgerBaseline && legs.length > 0 ? { perTokenVsLedger: ledgerBaselineRatio(r, o.resultsBase) } : {};
+      return { quantities, comparison: null, verdict: tokenGateVerdict(legs.map((l) => l.record), r.plan?.legs ?? 1), notes };
     },
   }, deps);
 }
