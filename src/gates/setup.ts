@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Recipe } from '../config/recipe.js';
@@ -62,7 +63,8 @@ export function loadInputs(refs: InputRefs, cwd = process.cwd()): Inputs {
   // the working directory; a name is found beside the gate, then in this project, then among the built-ins.
   const gateDir = refs.recipe === undefined && gate ? dirname(gate.path) : null;
   const { recipe, path: recipePath } = loadRecipe(locate('recipes', recipeRef, { namedIn: gateDir, roots: [cwd], pkg }), cwd);
-  const root = recipeRoot(recipePath);
+  // The recipe's real place (a symlinked recipes/ must not give one build dir two paths: CMake refuses that).
+  const root = recipeRoot(realpathSync(recipePath));
   const profile = resolveProfile(recipe.profile, root);
   const goldenRef = refs.golden ?? gate?.gate.golden ?? recipe.defaultGolden;
   if (!goldenRef) throw new NhGateError('USAGE', `recipe '${recipe.name}' names no default golden`, 'pass --golden NAME|PATH');

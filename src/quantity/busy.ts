@@ -74,7 +74,8 @@ export function busyFromSamples(samples: readonly UtilPoint[], windowOrNull: Win
     periods.push(s.tS - startS);
   }
   const nonzeroShare = shareInWindow(usable, window);
-  if (inWindow === 0) {
+  // A covered span that rounds to nothing of the window (a denormal sample period) measured nothing either.
+  if (inWindow === 0 || !(coveredS / windowS > 0)) {
     return {
       timeWeighted: refused(BUSY_NAME, 'NO_SAMPLES', `no utilization sample covers the window ${window.startS.toFixed(3)}:${window.endS.toFixed(3)} s — unmeasured, not 0%`),
       nonzeroShare,

@@ -297,3 +297,11 @@ describe('busy edges (pinned so the accounting cannot drift)', () => {
     expect(archClaimKey('xsm_90')).toBeNull();
   });
 });
+
+describe('busy over a window that samples barely touch', () => {
+  it('a denormal sample period covers nothing of the window: NO_SAMPLES, not a measured 0% with 0 coverage', async () => {
+    const { busyFromSamples } = await import('../../src/quantity/busy.js');
+    const { timeWeighted } = busyFromSamples([{ tS: 0, gpuPct: 0 }, { tS: 5e-324, gpuPct: 0 }], { startS: 0, endS: 2 });
+    expect(timeWeighted).toMatchObject({ status: 'refused', reason: 'NO_SAMPLES' });
+  });
+});
