@@ -50,12 +50,14 @@ describe('fault: the harness dies (SIGKILL) mid-leg', () => {
 
     const next = await nhGate(['a3', '--recipe', repo.recipePath], dir);
     expect(next.code).toBe(0);
-    const dead = runs(dir)[0]!.result!;
+    // The dead run is the ab (the a3 may share its second, and its name sorts first).
+    const deadRun = runs(dir).find((r) => r.result?.command === 'ab')!;
+    const dead = deadRun.result!;
     expect(dead.status).toBe('interrupted');
     expect(dead.legs).toHaveLength(1);
     expect(dead.notes.at(-1)).toBe(`interrupted (harness died): nh-gate pid ${run.pid} on ${dead.harness.host} is gone; 1 finished leg(s) kept`);
     expect(dead.verdict.reasons[0]).toMatch(/^HARNESS_DIED: /);
-    expect(next.stdout + next.stderr).toContain(`marked ${runs(dir)[0]!.dir} interrupted (harness died)`);
+    expect(next.stdout + next.stderr).toContain(`marked ${deadRun.dir} interrupted (harness died)`);
   });
 
   it.skipIf(!linux)('reaper gone too: the next nh-gate ends the stale lock\'s group, proven by pgid and start time', async () => {
