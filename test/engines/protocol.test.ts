@@ -29,7 +29,7 @@ describe('the oracle protocol', () => {
     expect(multiValuedCells([a, b])).toBe(1);
     const base = { name: 'g', request: req, texts: new Map<number, string>(), nearTieNats: 0.001, capturedAt: 't', capturedHost: 'h', oracleArgv: ['toy'] };
     const g = goldenFromAnswers({ ...base, answers: [a, b], origin: 'independent' });
-    expect(GoldenSchema.parse(g)).toBeTruthy();
+    expect(GoldenSchema.safeParse(g).error?.issues ?? []).toEqual([]); // the written golden is a valid golden.json
     expect(g.determinism).toEqual({ runs: 2, multiValuedCells: 1 });
     expect(g.nearTie.licensed).toBe(true);
     expect(g.prompts[0]!.top2MarginNats).toEqual([0.5, 0.0001, 2]);
