@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { NhGateError } from '../errors.js';
-import { formatZodIssues } from './load.js';
+import { parseConfigText } from './load.js';
 
 // C, C++ and CUDA sources and headers: the files `mutate --in-diff` generates mutants in.
 export const DEFAULT_SOURCE_EXTENSIONS = ['.c', '.cc', '.cpp', '.cxx', '.h', '.hh', '.hpp', '.hxx', '.cu', '.cuh', '.inl'];
@@ -35,17 +35,7 @@ export function defaultInDiffConfig(recipe: string): InDiffConfig {
 
 // Parses in-diff.json; a bad file is BAD_CONFIG naming the file, the field and the fix.
 export function parseInDiffConfig(text: string, file: string): InDiffConfig {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new NhGateError('BAD_CONFIG', `${file}: not valid JSON (${(err as Error).message})`, 'fix the JSON syntax of the in-diff config');
-  }
-  const parsed = InDiffConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new NhGateError('BAD_CONFIG', `in-diff config is invalid:\n${formatZodIssues(file, parsed.error, InDiffConfigSchema).join('\n')}`, 'fix the named fields (see src/config/in-diff.ts for the schema)');
-  }
-  return parsed.data;
+  return parseConfigText(text, file, InDiffConfigSchema, 'in-diff config', 'src/config/in-diff.ts');
 }
 
 // Reads and parses an in-diff config file.

@@ -24,6 +24,20 @@ export function formatZodIssues(file: string, error: z.ZodError, schema?: z.ZodT
   });
 }
 
+// A config's JSON text, parsed and validated: a syntax error or a bad field is a BAD_CONFIG naming the file,
+// the field and the fix. (Tables read as text by their own loaders: mutation tables, in-diff configs.)
+export function parseConfigText<S extends z.ZodTypeAny>(text: string, file: string, schema: S, what: string, schemaFile: string): z.infer<S> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new NhGateError('BAD_CONFIG', `${file}: not valid JSON (${(err as Error).message})`, `fix the JSON syntax of the ${what}`);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new NhGateError('BAD_CONFIG', `${what} is invalid:\n${formatZodIssues(file, parsed.error, schema).join('\n')}`, `fix the named fields (see ${schemaFile} for the schema)`);
+  return parsed.data;
+}
+
 function readText(file: string, what: string): string {
   try {
     return readFileSync(file, 'utf8');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { NhGateError } from '../errors.js';
-import { formatZodIssues } from './load.js';
+import { parseConfigText } from './load.js';
 
 // What a mutant is expected to do: a table states it BEFORE the run, the run is compared to it.
 export const EXPECTATIONS = ['caught', 'survived', 'unviable'] as const;
@@ -51,17 +51,7 @@ export type MutationTable = z.infer<typeof MutationTableSchema>;
 
 // Parses table text; a bad table is a BAD_CONFIG error naming the file, the field and the fix.
 export function parseMutationTable(text: string, file: string): MutationTable {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new NhGateError('BAD_CONFIG', `${file}: not valid JSON (${(err as Error).message})`, 'fix the JSON syntax of the mutation table');
-  }
-  const parsed = MutationTableSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new NhGateError('BAD_CONFIG', `mutation table is invalid:\n${formatZodIssues(file, parsed.error, MutationTableSchema).join('\n')}`, 'fix the named fields (see src/config/mutations.ts for the schema)');
-  }
-  return parsed.data;
+  return parseConfigText(text, file, MutationTableSchema, 'mutation table', 'src/config/mutations.ts');
 }
 
 // Reads and parses a table file.
