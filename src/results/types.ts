@@ -137,4 +137,6 @@ export interface RunResult {
   notes: string[];
   // The nh-gate process writing this run, so a later one can tell a dead run from a live one.
   harness?: { pid: number; host: string; startTicks: number | null };
+  // busy --executor slurm: the job the command ran in (legs carry their own).
+  slurm?: SlurmLegInfo;
 }
