@@ -12,7 +12,7 @@ import type { GeneratedMutant, GeneratedOrigin, GenerationSummary } from './gene
 import { shardRows, type Shard } from './shard.js';
 import { Journal, recoverJournal, type Recovery } from './journal.js';
 import { planMutants, selectMutants } from './plan.js';
-import { suiteKey, treeLayout, type StepOptions } from './steps.js';
+import { suiteKey, treeLayout, type StepOptions, type SuiteRunner } from './steps.js';
 import { buildVars } from '../build/build.js';
 import { diagnoseFailure } from '../build/diagnose.js';
 import { NhGateError } from '../errors.js';
@@ -41,6 +41,8 @@ export interface MutateOptions {
   shard?: Shard | undefined;
   // Where proven results of generated rows are kept between runs (null: no cache).
   cacheDir?: string | null | undefined;
+  // Where suite processes run (absent: here); builds always run here.
+  suiteRunner?: SuiteRunner | undefined;
 }
 
 // The run as data: rows in table order (self-tests first), the baselines, and the user-tree proof.
@@ -127,7 +129,7 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
 
     const jobs = Math.max(1, Math.min(o.jobs, runnable.length));
     const journal = new Journal(join(ws, 'journal.json'));
-    const step: StepOptions = { arch, buildJobs: Math.max(1, Math.floor(availableParallelism() / jobs)), profile: resolveProfile(o.recipe.profile, o.root), signal: o.signal };
+    const step: StepOptions = { arch, buildJobs: Math.max(1, Math.floor(availableParallelism() / jobs)), profile: resolveProfile(o.recipe.profile, o.root), signal: o.signal, suiteRunner: o.suiteRunner };
     const workers: Worker[] = [];
     for (let k = 0; k < (runnable.length ? jobs : 0); k++) {
       const layout = treeLayout(o.recipe, ws, k, step);
@@ -157,7 +159,7 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
       for (const p of runnable) {
         const key = suiteKey(p.mutation.suite, p.mutation.filter);
         if (workers[0].baseline!.suites[key] || o.signal?.aborted) continue;
-        const run: SuiteRun = await baselineSuite(workers[0], p.mutation.suite, p.mutation.filter);
+        const run: SuiteRun = await baselineSuite(workers[0], p.mutation.suite, p.mutation.filter, Object.keys(workers[0].baseline!.suites).length);
         workers[0].baseline!.suites[key] = run;
         const ok = judgeBaseline(run);
         if (!ok.ok) keyVoid.set(key, voidJ(ok.reason, `${key}: ${ok.detail}`));

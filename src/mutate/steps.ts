@@ -6,10 +6,11 @@ import { firstCompileError, readBuildLog } from '../build/log.js';
 import { expandArgv, type TemplateVars } from '../build/template.js';
 import { spanS } from '../exec/clock.js';
 import { runProcess } from '../exec/spawn.js';
-import { lastLines, type ProcessRun } from '../exec/types.js';
+import { lastLines, type ProcessRun, type ProcessSpec, type RunHooks } from '../exec/types.js';
+import type { SlurmLegInfo } from '../results/types.js';
 import type { Profile } from '../profiles/types.js';
 import { readDoctest } from './doctest.js';
-import type { BuildRun, SuiteRun } from './types.js';
+import type { BuildRun, ExecutorFault, SuiteRun } from './types.js';
 
 // Where one scratch tree lives: its root stands in for the repository root, so the recipe's sourceDir
 // and buildDir resolve inside it (never inside the user's tree).
@@ -26,7 +27,28 @@ export interface StepOptions {
   buildJobs: number;
   profile: Profile;
   signal?: AbortSignal | undefined;
+  // Where suite processes run: absent → here (runProcess); set → e.g. as Slurm node tasks (--executor slurm).
+  suiteRunner?: SuiteRunner | undefined;
 }
+
+// The one seam between a suite run and where its process runs. Builds stay on this host (scratch trees on
+// the shared path); only the suite's process moves, so a GPU suite runs where the GPU is.
+export interface SuiteRunner {
+  // name: unique per suite run within the mutate run (a node task's file names).
+  run(spec: ProcessSpec, hooks: RunHooks, name: string): Promise<SuiteProcess>;
+}
+
+// A suite's process as data, with the Slurm job it ran in and the executor's fault (a lost job: VOID by name).
+export interface SuiteProcess {
+  run: ProcessRun;
+  slurm: SlurmLegInfo | null;
+  fault: ExecutorFault | null;
+}
+
+// The local runner: the suite's process spawned here, as it always was.
+export const localSuiteRunner: SuiteRunner = {
+  run: async (spec, hooks) => ({ run: await runProcess(spec, hooks), slurm: null, fault: null }),
+};
 
 // The layout of tree k under a workspace, from the recipe's own path rules.
 export function treeLayout(recipe: Recipe, workspace: string, k: number, o: StepOptions): TreeLayout {
@@ -78,15 +100,17 @@ export function suiteBinary(recipe: Recipe, suiteName: string, t: TreeLayout, o:
 }
 
 // Runs a suite (with the row's filter) under a time-out; a crash or time-out is data, not an error.
-export async function runSuite(recipe: Recipe, suiteName: string, filter: string | undefined, t: TreeLayout, o: StepOptions, timeoutS?: number): Promise<SuiteRun> {
+export async function runSuite(recipe: Recipe, suiteName: string, filter: string | undefined, t: TreeLayout, o: StepOptions, timeoutS?: number, name = `suite-t${t.index}`): Promise<SuiteRun> {
   const suite = recipe.suites.find((s) => s.name === suiteName);
   if (!suite) throw new Error(`no suite ${suiteName}`);
   const v = vars(recipe, t, o);
   const argv = expandArgv(suite.argv, v, `suite ${suiteName}`);
   argv[0] = suiteBinary(recipe, suiteName, t, o);
   if (filter !== undefined) argv.push(...expandArgv(suite.filterArgv ?? ['--test-case={filter}'], { ...v, filter }, `suite ${suiteName}.filterArgv`));
-  const run = await runProcess({ argv, cwd: t.root, env: recipe.driver.env, ...(timeoutS === undefined ? {} : { timeoutS }) }, o.signal ? { signal: o.signal } : {});
+  const { run, slurm, fault } = await (o.suiteRunner ?? localSuiteRunner).run({ argv, cwd: t.root, env: recipe.driver.env, ...(timeoutS === undefined ? {} : { timeoutS }) }, o.signal ? { signal: o.signal } : {}, name);
   return {
+    ...(slurm ? { slurm } : {}),
+    ...(fault ? { fault } : {}),
     exitCode: run.spawnError ? 127 : run.exitCode,
     signal: run.signal,
     timedOut: run.timedOut,

@@ -1,6 +1,12 @@
 import type { Expectation, Mutation } from '../config/mutations.js';
 import type { ExitClass } from '../errors.js';
 import type { GeneratedOrigin } from './generate/generate.js';
+import type { SlurmLegInfo } from '../results/types.js';
+import type { Reason, VoidCode } from '../verdict/reasons.js';
+
+// An executor's reason a suite run measured nothing (--executor slurm: the job was cancelled, lost …).
+export type ExecutorFaultCode = Extract<VoidCode, `SLURM_${string}` | 'NEVER_STARTED' | 'RUN_DIR_UNREACHABLE' | 'NO_SUCH_SILICON'>;
+export type ExecutorFault = Reason & { code: ExecutorFaultCode };
 
 // Why a mutant proved nothing. STALE/AMBIGUOUS are decided before any build; the rest by the run.
 export type VoidReason =
@@ -14,7 +20,8 @@ export type VoidReason =
   | 'SELF_TEST_FAILED' // the armed self-test of this suite was not CAUGHT
   | 'NO_SUITE'         // the suite binary did not run (missing, crashed without a doctest summary)
   | 'INTERRUPTED'      // SIGINT/SIGTERM arrived before this mutant finished
-  | 'TREE_BROKEN';     // no scratch tree left that restored cleanly
+  | 'TREE_BROKEN'      // no scratch tree left that restored cleanly
+  | ExecutorFaultCode; // the suite's Slurm job ended without running it (cancelled, timed out, node lost …)
 
 // A row's verdict word (SPEC §2); TIMEOUT is kept apart from CAUGHT: a hang is not a named red case.
 export type Verdict = 'CAUGHT' | 'SURVIVED' | 'TIMEOUT' | 'VOID';
@@ -48,6 +55,9 @@ export interface SuiteRun {
   durationS: number;
   counts: DoctestCounts | null;
   tail: string[];
+  // --executor slurm: the job the suite ran in, and its fault when Slurm ended it (the row is VOID by it).
+  slurm?: SlurmLegInfo | undefined;
+  fault?: ExecutorFault | undefined;
 }
 
 // One compile: exit, error lines, how long, and the suite binaries' sha256 afterwards.

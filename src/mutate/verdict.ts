@@ -1,6 +1,7 @@
 import type { Expectation, Mutation } from '../config/mutations.js';
 import { worstClass, type ExitClass } from '../verdict/words.js';
 import type { SuiteRun, Verdict, VoidReason } from './types.js';
+import { formatReason } from '../verdict/reasons.js';
 
 // What one mutant's run measured, before any judgement.
 export interface MutantMeasure {
@@ -27,6 +28,7 @@ const voided = (reason: VoidReason, detail: string): Judgement => ({ verdict: 'V
 // Whether a suite run is GREEN with real cases: the only baseline a mutant may be judged against.
 export function judgeBaseline(run: SuiteRun): { ok: true } | { ok: false; reason: VoidReason; detail: string } {
   if (run.interrupted) return { ok: false, reason: 'INTERRUPTED', detail: 'baseline suite interrupted' };
+  if (run.fault) return { ok: false, reason: run.fault.code, detail: `baseline suite not run: ${formatReason(run.fault)}` };
   if (run.counts === null) return { ok: false, reason: 'NO_SUITE', detail: `baseline suite printed no doctest summary (${endWords(run)})` };
   if (run.counts.cases.total <= 0) return { ok: false, reason: 'NO_CASES', detail: 'baseline suite selected 0 test cases: a filter that selects nothing prints SUCCESS' };
   if (run.exitCode !== 0 || run.counts.cases.failed > 0 || run.timedOut) return { ok: false, reason: 'BASELINE_RED', detail: `baseline suite is not GREEN (${endWords(run)}, ${run.counts.cases.failed} failed)` };
@@ -47,6 +49,8 @@ export function judgeMutant(m: MutantMeasure, mutation: Mutation): Judgement {
   if (m.binarySha === m.baselineSha) return voided('NOT_REBUILT', 'suite binary identical to the baseline: the mutant never reached it');
   const s = m.suite;
   if (s === null || s.interrupted) return voided('INTERRUPTED', 'suite interrupted');
+  // The executor lost the suite's run (a Slurm job cancelled, timed out, its node lost): it proved nothing.
+  if (s.fault) return voided(s.fault.code, `suite not run: ${formatReason(s.fault)}`);
   let j: Judgement;
   if (s.timedOut) j = { verdict: 'TIMEOUT', reason: null, detail: `suite timed out after ${s.durationS.toFixed(1)} s`, mustFailCaseFailed: null };
   else if (s.counts === null && s.exitCode === 0) j = voided('NO_SUITE', 'suite exited 0 without a doctest summary');

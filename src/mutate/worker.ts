@@ -55,7 +55,7 @@ export async function runMutant(w: Worker, m: Mutation, timeoutS: number): Promi
     build = await buildTree(w.recipe, w.layout, w.step, w.rebuild === 'full');
     binarySha = fileSha(suiteBinary(w.recipe, m.suite, w.layout, w.step));
     if (build.exitCode === 0 && !build.interrupted && binarySha !== baselineSha) {
-      suite = await runSuite(w.recipe, m.suite, m.filter, w.layout, w.step, timeoutS);
+      suite = await runSuite(w.recipe, m.suite, m.filter, w.layout, w.step, timeoutS, `mutant-${m.id}`);
     }
   } finally {
     writeFresh(path, original);
@@ -78,6 +78,6 @@ export async function runMutant(w: Worker, m: Mutation, timeoutS: number): Promi
 }
 
 // Runs one suite key on the unmutated tree (for the baseline).
-export function baselineSuite(w: Worker, suite: string, filter: string | undefined): Promise<SuiteRun> {
-  return runSuite(w.recipe, suite, filter, w.layout, w.step);
+export function baselineSuite(w: Worker, suite: string, filter: string | undefined, n = 0): Promise<SuiteRun> {
+  return runSuite(w.recipe, suite, filter, w.layout, w.step, undefined, `baseline-t${w.layout.index}-${n + 1}`);
 }

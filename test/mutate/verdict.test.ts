@@ -28,6 +28,16 @@ describe('mutant verdicts (pure)', () => {
     expect(judgeMutant(measure({ compileExit: 1, errorCount: 2 }), mutation)).toMatchObject({ verdict: 'VOID', reason: 'UNVIABLE' });
   });
 
+  it('a suite run the executor lost (a Slurm job cancelled) is VOID by the Slurm code, never CAUGHT or SURVIVED; a lost baseline gates nothing', () => {
+    const fault = { code: 'SLURM_CANCELLED' as const, message: 'job 9 on n1 ended CANCELLED' };
+    // A cancelled job leaves a run that looks RED (no summary, killed): the fault must win over it.
+    const lost = judgeMutant(measure({ suite: suite({ exitCode: null, signal: 'SIGTERM', counts: null, fault }) }), mutation);
+    expect(lost).toMatchObject({ verdict: 'VOID', reason: 'SLURM_CANCELLED', detail: 'suite not run: SLURM_CANCELLED: job 9 on n1 ended CANCELLED' });
+    expect(rowClass('caught', lost)).toBe('void');
+    expect(judgeMutant(measure({ suite: suite({ fault }) }), { ...mutation, expect: 'survived' })).toMatchObject({ verdict: 'VOID', reason: 'SLURM_CANCELLED' });
+    expect(judgeBaseline(suite({ fault }))).toMatchObject({ ok: false, reason: 'SLURM_CANCELLED' });
+  });
+
   it('an unchanged binary is VOID NOT_REBUILT, never judged by its suite', () => {
     expect(judgeMutant(measure({ binarySha: base }), mutation)).toMatchObject({ verdict: 'VOID', reason: 'NOT_REBUILT' });
   });
