@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { GateDeps } from '../gates/deps.js';
+import type { NodeTasks } from '../slurm/taskTypes.js';
 import { NhGateError } from '../errors.js';
 
 // --executor local|slurm and --slurm-config, shared by the commands that run legs (docs/fleet.md).
@@ -19,7 +20,7 @@ export function executorOptions(cmd: Command): Command {
 export function parseExecutor(opts: ExecutorCliOptions, command: string, slurmCapable: boolean): 'local' | 'slurm' {
   const e = opts.executor ?? 'local';
   if (e !== 'local' && e !== 'slurm') throw new NhGateError('USAGE', `--executor ${e} is not local or slurm`, 'pass --executor local (default) or --executor slurm');
-  if (e === 'slurm' && !slurmCapable) throw new NhGateError('NOT_IMPLEMENTED', `'nh-gate ${command} --executor slurm' is not built yet: only a3 and ab submit legs through Slurm`, `run '${command}' with --executor local on the node itself (e.g. inside an salloc), or use a3/ab --executor slurm`);
+  if (e === 'slurm' && !slurmCapable) throw new NhGateError('NOT_IMPLEMENTED', `'nh-gate ${command} --executor slurm' is not built yet: a3, ab, busy and mutate run through Slurm`, `run '${command}' with --executor local on the node itself (e.g. inside an salloc), or use a3/ab --executor slurm`);
   if (e === 'local' && opts.slurmConfig !== undefined) throw new NhGateError('USAGE', '--slurm-config was given without --executor slurm', 'add --executor slurm, or drop --slurm-config');
   return e;
 }
@@ -32,4 +33,13 @@ export async function withExecutor(deps: GateDeps, opts: ExecutorCliOptions): Pr
   ]);
   const { config } = loadSlurmConfig(opts.slurmConfig);
   return { ...deps, legRunner: slurmLegRunner({ config, client: slurmClient(deps.exec), progress: deps.progress }) };
+}
+
+// busy and mutate --executor slurm: their node tasks (the command, each suite run) as Slurm jobs.
+export async function nodeTasks(opts: ExecutorCliOptions, deps: Pick<GateDeps, 'exec' | 'progress'>): Promise<NodeTasks> {
+  const [{ loadSlurmConfig }, { slurmClient }, { slurmTaskJobs }] = await Promise.all([
+    import('../slurm/config.js'), import('../slurm/client.js'), import('../slurm/taskJob.js'),
+  ]);
+  const { config } = loadSlurmConfig(opts.slurmConfig);
+  return slurmTaskJobs({ config, client: slurmClient(deps.exec), progress: deps.progress });
 }

@@ -15,6 +15,8 @@ export interface BusyRequest extends BusyMarkers {
   deviceIndex?: number | undefined;
   periodMs?: number | undefined;
   timeoutS?: number | undefined;
+  // Added to the environment the command inherits (a Slurm task: the config's `export` names).
+  env?: Record<string, string> | undefined;
 }
 
 // The files of a busy run, relative to its run directory.
@@ -30,7 +32,7 @@ export async function observeBusy(req: BusyRequest, outDir: string, deps: BusyOb
   // The command's output streams to command.log as it arrives (memory stays flat on any output size).
   const sink = openLogSink(join(outDir, BUSY_FILES.log));
   const run = await deps.exec.run(
-    { argv: req.command, retainLines: 200, ...(req.timeoutS ? { timeoutS: req.timeoutS } : {}) },
+    { argv: req.command, retainLines: 200, ...(req.timeoutS ? { timeoutS: req.timeoutS } : {}), ...(req.env ? { env: req.env } : {}) },
     {
       signal,
       onLine: (l) => {

@@ -34,8 +34,8 @@ export interface StepOptions {
 // The one seam between a suite run and where its process runs. Builds stay on this host (scratch trees on
 // the shared path); only the suite's process moves, so a GPU suite runs where the GPU is.
 export interface SuiteRunner {
-  // name: unique per suite run within the mutate run (a node task's file names).
-  run(spec: ProcessSpec, hooks: RunHooks, name: string): Promise<SuiteProcess>;
+  // at.name: unique per suite run within the mutate run (a node task's file names); at.tree: whose run it is.
+  run(spec: ProcessSpec, hooks: RunHooks, at: { name: string; tree: number }): Promise<SuiteProcess>;
 }
 
 // A suite's process as data, with the Slurm job it ran in and the executor's fault (a lost job: VOID by name).
@@ -107,7 +107,7 @@ export async function runSuite(recipe: Recipe, suiteName: string, filter: string
   const argv = expandArgv(suite.argv, v, `suite ${suiteName}`);
   argv[0] = suiteBinary(recipe, suiteName, t, o);
   if (filter !== undefined) argv.push(...expandArgv(suite.filterArgv ?? ['--test-case={filter}'], { ...v, filter }, `suite ${suiteName}.filterArgv`));
-  const { run, slurm, fault } = await (o.suiteRunner ?? localSuiteRunner).run({ argv, cwd: t.root, env: recipe.driver.env, ...(timeoutS === undefined ? {} : { timeoutS }) }, o.signal ? { signal: o.signal } : {}, name);
+  const { run, slurm, fault } = await (o.suiteRunner ?? localSuiteRunner).run({ argv, cwd: t.root, env: recipe.driver.env, ...(timeoutS === undefined ? {} : { timeoutS }) }, o.signal ? { signal: o.signal } : {}, { name, tree: t.index });
   return {
     ...(slurm ? { slurm } : {}),
     ...(fault ? { fault } : {}),

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { runAction } from '../run.js';
 import { NhGateError } from '../../errors.js';
 import { positiveSeconds } from './a3.js';
-import { executorOptions, parseExecutor, type ExecutorCliOptions } from '../executor.js';
+import { executorOptions, nodeTasks, parseExecutor, type ExecutorCliOptions } from '../executor.js';
 
 interface BusyCliOptions extends ExecutorCliOptions {
   startMarker?: string;
@@ -18,7 +18,7 @@ interface BusyCliOptions extends ExecutorCliOptions {
 export function register(program: Command): void {
   executorOptions(program
     .command('busy'))
-    .description('sample GPU busy over a command: the window opens at the --start-marker line (else at start) and closes at the --end-marker line (else at the last output line)')
+    .description('sample GPU busy over a command (here, or on a Slurm node with --executor slurm): the window opens at the --start-marker line (else at start) and closes at the --end-marker line (else at the last output line)')
     .argument('<command...>', 'the command and its arguments, after --')
     .option('--start-marker <regex>', "open the window at the first output line matching this (e.g. 'engine loaded in')")
     .option('--end-marker <regex>', "close the window at the first line matching this after the start; never matched → WINDOW_UNKNOWN")
@@ -29,13 +29,16 @@ export function register(program: Command): void {
     .option('--json', 'print result.json on stdout')
     .action((command: string[], opts: BusyCliOptions) =>
       runAction(async () => {
-        parseExecutor(opts, 'busy', false);
+        const executor = parseExecutor(opts, 'busy', true);
+        if (executor === 'slurm' && opts.device !== undefined) throw new NhGateError('USAGE', '--device with --executor slurm: the GPU is the one Slurm gives the job', 'drop --device (the Slurm config\'s gres says which GPU to ask for)');
         const deviceIndex = opts.device === undefined ? undefined : Number(opts.device);
         if (deviceIndex !== undefined && (!Number.isInteger(deviceIndex) || deviceIndex < 0)) throw new NhGateError('USAGE', `--device ${opts.device} is not a GPU index`, 'pass --device 0, 1, …');
         const periodMs = Number(opts.periodMs ?? '100');
         if (!Number.isFinite(periodMs) || periodMs <= 0) throw new NhGateError('USAGE', `--period-ms ${opts.periodMs} is not a positive number`, 'pass --period-ms 100');
         const [{ runBusy }, { realDeps }, { printOutcome }] = await Promise.all([import('../../gates/busy.js'), import('../../gates/deps.js'), import('../../report/print.js')]);
-        const out = await runBusy({ argv: process.argv.slice(2), command, startMarker: opts.startMarker, endMarker: opts.endMarker, deviceIndex, periodMs, timeoutS: positiveSeconds('--timeout', opts.timeout), resultsBase: opts.resultsDir }, await realDeps());
+        const deps = await realDeps();
+        const slurm = executor === 'slurm' ? (await import('../../slurm/busyExecutor.js')).slurmBusyExecutor(await nodeTasks(opts, deps)) : undefined;
+        const out = await runBusy({ argv: process.argv.slice(2), command, startMarker: opts.startMarker, endMarker: opts.endMarker, deviceIndex, periodMs, timeoutS: positiveSeconds('--timeout', opts.timeout), resultsBase: opts.resultsDir, executor: slurm }, deps);
         printOutcome(out.result, Boolean(opts.json));
         return out.exitClass;
       }),

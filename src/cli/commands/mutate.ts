@@ -3,7 +3,7 @@ import { runAction } from '../run.js';
 import { printJson } from '../output.js';
 import { exitCodeFor } from '../exit.js';
 import { NhGateError, type ExitClass } from '../../errors.js';
-import { executorOptions, parseExecutor, type ExecutorCliOptions } from '../executor.js';
+import { executorOptions, nodeTasks, parseExecutor, type ExecutorCliOptions } from '../executor.js';
 
 // Options exactly as commander parses them (exported for parser tests).
 export interface MutateCliOptions extends ExecutorCliOptions {
@@ -47,7 +47,7 @@ export function register(program: Command): void {
 
 // The command body: normalize options, lazily import the pipeline, print, return the exit class.
 export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> {
-  parseExecutor(opts, 'mutate', false);
+  const executor = parseExecutor(opts, 'mutate', true);
   const jobs = Number(opts.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new NhGateError('USAGE', `--jobs ${opts.jobs}: not a whole number from 1 to 64`, 'pass e.g. --jobs 2');
   const [{ createRunDir, appendLine }, { ledgerPath }, { writeAtomic }, { renderMutateSummary, mutateLedgerEntry }] = await Promise.all([
@@ -72,6 +72,18 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
   const resultsBase = path.resolve(root, '.nh-gate');
   const outDir = opts.out ? path.resolve(root, opts.out) : createRunDir(resultsBase, `mutate-${recipe.name}`, new Date());
   const tty = process.stderr.isTTY === true;
+  // --executor slurm: every suite run is a node task; the submission is checked before anything builds.
+  const tasks = executor === 'slurm' ? await nodeTasks(opts, { exec: (await import('../../exec/spawn.js')).realExecutor, progress: (l) => { if (tty) process.stderr.write(`${l}\n`); } }) : null;
+  if (tasks) {
+    try {
+      await tasks.preflight({ runDir: outDir, arch: opts.arch }, { arm: 'single', timeoutS: 3600 });
+    } catch (err) {
+      // A refused submission leaves no half-made run directory behind (exit 2, nothing mutated).
+      if (!opts.out) (await import('node:fs')).rmSync(outDir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+  const suiteRunner = tasks ? (await import('../../slurm/suiteRunner.js')).slurmSuiteRunner(tasks, outDir, opts.arch) : undefined;
   const interrupt = onInterrupt((sig) => process.stderr.write(`nh-gate mutate: ${sig}: stopping; the scratch file in flight is restored, finished rows are kept\n`));
   let rep;
   try {
@@ -81,10 +93,11 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
       log: tty ? (l) => process.stderr.write(`${l}\n`) : undefined,
       onRow: (rows) => writeReports(outDir, root, rows, null, null),
       generated: inDiff?.mutants, generation: inDiff?.summary, shard,
-      cacheDir: inDiff && opts.cache !== false ? path.join(workspace, 'cache') : null,
+      cacheDir: inDiff && opts.cache !== false ? path.join(workspace, 'cache') : null, suiteRunner,
     });
   } finally {
     interrupt.dispose();
+    await tasks?.release();
   }
   if (inDiff && rep.rows.length === 0) {
     return notMeasured({ reason: 'NO_MUTANTS', message: `--in-diff ${opts.inDiff}: the changed lines of ${srcRel} gave no mutant${shard ? ` in shard ${shard.k}/${shard.n}` : ''} and no table row's file changed` }, opts.json === true, inDiff.summary);
