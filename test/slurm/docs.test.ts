@@ -37,13 +37,19 @@ describe('docs/fleet.md', () => {
         expect(want, `no '# exit N' on: ${line}`).not.toBeNull();
         const runs = (): string[] => { try { return readdirSync(join(results, 'runs')).sort(); } catch { return []; } };
         const lastRun = runs().at(-1);
-        const words = line.replace(/#.*$/, '').trim().split(/\s+/).map((w) => (w === '$RUN_DIR' ? join(results, 'runs', lastRun ?? 'none') : w));
+        // Words as the shell splits them here: single-quoted words keep their spaces.
+        const words = [...line.replace(/\s+#\s*exit \d+.*$/, '').trim().matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!).map((w) => (w === '$RUN_DIR' ? join(results, 'runs', lastRun ?? 'none') : w));
+        // Where the run writes goes under the test's own folder: before a '--' (busy's command follows it).
+        const own = words[2] === 'mutate' ? ['--workspace', join(results, 'mutate-ws'), '--out', join(results, `mutate-${lines.indexOf(line)}`)] : ['--results-dir', results];
+        const dash = words.indexOf('--');
+        const withOwn = dash < 0 ? [...words.slice(2), ...own] : [...words.slice(2, dash), ...own, ...words.slice(dash)];
         const argv = words[0] === 'npx' && words[1] === 'nh-gate'
-          ? [process.execPath, join(repoRoot, 'bin', 'nh-gate.js'), ...words.slice(2), '--results-dir', results]
+          ? [process.execPath, join(repoRoot, 'bin', 'nh-gate.js'), ...withOwn]
           : ['bash', ...words];
         const r = await execa(argv[0]!, argv.slice(1), { cwd: repoRoot, reject: false, env: { ...slurmEnv, NH_GATE_LOCK: join(results, 'gpu.lock') } });
         expect(r.exitCode, `${line}\n${r.stdout}\n${r.stderr}`).toBe(Number(want![1]));
-        if (words[1] === 'a3' || words[1] === 'ab') expect(r.stdout).toMatch(/slurm: job \d+ on n[12] COMPLETED/);
+        if (['a3', 'ab', 'busy'].includes(words[2]!)) expect(r.stdout).toMatch(/slurm: job \d+ on n[12] COMPLETED/);
+        if (words[2] === 'mutate') expect(readFileSync(join(results, `mutate-${lines.indexOf(line)}`, 'result.json'), 'utf8')).toMatch(/"jobId": "\d+"/);
       }
     }, 300_000);
   });
