@@ -127,6 +127,10 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
   }
   process.stdout.write(`${rep.rows.length} mutant(s): ${caught} caught, ${kept} as the table expects; ${rep.jobs} tree(s), ${rep.rebuild} rebuilds, ${rep.wallS.toFixed(1)} s\n`);
   process.stdout.write(`user tree ${rep.sourceDir}: sha256 ${rep.userTree.before.slice(0, 16)} before, ${rep.userTree.after.slice(0, 16)} after — ${rep.userTree.unchanged ? 'byte-identical' : 'CHANGED DURING THE RUN'}\n`);
+  if (executor === 'slurm') {
+    const jobs = [...rep.rows.map((r) => r.suite), ...rep.baselines.flatMap((b) => Object.values(b.suites))].flatMap((s) => (s?.slurm ? [s.slurm] : []));
+    process.stdout.write(`slurm: ${jobs.length} suite run(s) as jobs on ${[...new Set(jobs.map((j) => j.node ?? '?'))].sort().join(', ') || 'no node'} (requests and records: ${path.join(outDir, 'tasks')})\n`);
+  }
   if (rep.recovery) process.stdout.write(`recovered a leftover journal of pid ${rep.recovery.leftoverPid}: restored ${rep.recovery.restored.length} scratch file(s)\n`);
   if (rep.baselineFailure) process.stdout.write(`baseline: ${rep.baselineFailure}\n`);
   if (rep.interrupted) process.stdout.write('interrupted: unfinished rows are VOID INTERRUPTED\n');
