@@ -61,3 +61,12 @@ export function logCriterion(h: Hypothesis, armFlagValues: { A: string; B: strin
     : `arm ${numerator}/${den} ≥ ${ratioBound.toFixed(4)} (at least ${h.refutedIfLessThanPct}% busier)`;
   return { numerator, criterion: { bound: Math.log(ratioBound), better: faster ? 'below' : 'above' }, text };
 }
+
+// The ABBA block a leg runs in (warm-up legs join the first block, right before it) and how many legs that
+// block has: the scope one Slurm allocation is taken for when the site's config says jobPer block.
+export function legBlock(index: number, warmupLegs: number, totalLegs: number): { block: number; blockLegs: number } {
+  const block = index < warmupLegs ? 0 : Math.floor((index - warmupLegs) / BLOCK_LEGS);
+  const start = block === 0 ? 0 : warmupLegs + block * BLOCK_LEGS;
+  const end = Math.min(totalLegs, warmupLegs + (block + 1) * BLOCK_LEGS);
+  return { block, blockLegs: Math.max(1, end - start) };
+}

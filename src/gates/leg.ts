@@ -1,3 +1,4 @@
+import { legBlock } from './blocks.js';
 import { join } from 'node:path';
 import type { Golden } from '../config/golden.js';
 import type { Recipe } from '../config/recipe.js';
@@ -46,6 +47,9 @@ export interface LegContext {
   voidIfCpuContended?: boolean;
   // Told the leg's process group as soon as it is spawned (the GPU lock records it).
   onSpawn?: (pid: number) => void;
+  // The plan's size and its warm-up legs: where a leg sits among the ABBA blocks (a Slurm allocation's scope).
+  planLegs?: number;
+  warmupLegs?: number;
 }
 
 export interface LegOutcome {
@@ -86,7 +90,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     goldenPath: ctx.goldenPath, env: planned.env, unset: planned.unset ?? [], binaryPath: ctx.binaryPath, timeoutS: ctx.timeoutS, sampleGpu: ctx.sampleGpu, deviceIndex: ctx.deviceIndex, logHeader,
   };
   const out = ctx.deps.legRunner
-    ? await ctx.deps.legRunner.run(req, { runDir: ctx.runDir, signal: ctx.signal, originNs: ctx.originNs, arch: ctx.vars.arch ?? 'cpu' })
+    ? await ctx.deps.legRunner.run(req, { runDir: ctx.runDir, signal: ctx.signal, originNs: ctx.originNs, arch: ctx.vars.arch ?? 'cpu', ...legBlock(planned.index, ctx.warmupLegs ?? 0, ctx.planLegs ?? planned.index + 1), seriesLegs: ctx.planLegs ?? planned.index + 1 })
     : { observed: await observeLeg(req, ctx.runDir, ctx.deps, ctx.signal, ctx.onSpawn), silicon: null, originNs: null, slurm: null, fault: null };
   const { run, util, gpm, clocks, gpmStatus, nominalPeriodS, files, samplerBackend, samplerNote, foreignPids, contentionChecked, sampled } = out.observed;
   const silicon = out.silicon ?? ctx.silicon;

@@ -23,11 +23,18 @@ export interface LegSite {
   signal: AbortSignal;
   originNs: bigint;
   arch: string;
+  // The leg's ABBA block (0-based; warm-up legs join the first) and the legs in it, and the series' legs:
+  // the scope a Slurm allocation is taken for (jobPer block or series).
+  block: number;
+  blockLegs: number;
+  seriesLegs: number;
 }
 
 export interface LegRunner {
   kind: 'local' | 'slurm';
   // Checks that legs can be submitted at all, before the series builds (a bad partition costs no build).
-  preflight?(site: Omit<LegSite, 'signal' | 'originNs'>, first: Pick<LegRequest, 'arm' | 'timeoutS'>): Promise<void>;
+  preflight?(site: { runDir: string; arch: string; scopeLegs: number }, first: Pick<LegRequest, 'arm' | 'timeoutS'>): Promise<void>;
   run(req: LegRequest, site: LegSite): Promise<LegRunOutcome>;
+  // Ends what the executor holds for the series (a Slurm allocation), once the last leg is done.
+  release?(): Promise<void>;
 }

@@ -147,7 +147,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   const timeoutS = o.timeoutS ?? inputs.recipe.driver.timeoutS;
   if (deps.legRunner?.preflight && plan.legs[0]) {
     try {
-      await deps.legRunner.preflight({ runDir, arch: arch.arch }, { arm: plan.legs[0].arm, timeoutS });
+      await deps.legRunner.preflight({ runDir, arch: arch.arch, scopeLegs: plan.legs.length }, { arm: plan.legs[0].arm, timeoutS });
     } catch (err) {
       if (!resumed) rmSync(runDir, { recursive: true, force: true });
       throw err;
@@ -211,6 +211,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', voidIfThrottled: inputs.gate?.gate.voidIfThrottled ?? false, voidIfCpuContended: inputs.gate?.gate.voidIfCpuContended ?? false, deviceIndex: 0,
       timeoutS, signal: signal,
       onSpawn: (pid: number) => lock.recordLeg(pid),
+      planLegs: plan.legs.length, warmupLegs: inputs.gate?.gate.warmupLegs ?? 0,
     };
     // On disk before the first leg: should nh-gate die mid-leg, a later run finds this one "running" and marks it.
     await saveRun(r, plots);
@@ -245,6 +246,8 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     if (!isDiskFault(err)) throw err;
     return await finish(diskFailure(r, err, reserve));
   } finally {
+    // The executor's allocation (a Slurm lease) ends with the series, however it ends.
+    await deps.legRunner?.release?.().catch((err: unknown) => deps.progress(`nh-gate: the Slurm allocation was not released: ${(err as Error).message}`));
     reserve.release();
     lock.release();
   }

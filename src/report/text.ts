@@ -12,7 +12,7 @@ export function legLines(leg: LegRecord): string[] {
   if (leg.slurm) {
     const s = leg.silicon;
     const on = s ? (s.kind === 'gpu' ? `${s.gpuName} (cc ${s.computeCapability})` : `no GPU (CPU ${s.cpuModel})`) : 'silicon not recorded';
-    out.push(`  slurm: job ${leg.slurm.jobId ?? 'not submitted'}${leg.slurm.node ? ` on ${leg.slurm.node}` : ''} ${leg.slurm.state ?? 'state unknown'}${leg.slurm.reason ? ` (${leg.slurm.reason})` : ''}${leg.slurm.source ? ` [${leg.slurm.source}]` : ''}; silicon ${on}`);
+    out.push(`  slurm: job ${leg.slurm.jobId ?? 'not submitted'}${leg.slurm.stepId ? ` step ${leg.slurm.stepId}` : ''}${leg.slurm.node ? ` on ${leg.slurm.node}` : ''} ${leg.slurm.state ?? 'state unknown'}${leg.slurm.reason ? ` (${leg.slurm.reason})` : ''}${leg.slurm.source ? ` [${leg.slurm.source}]` : ''}; silicon ${on}`);
   }
   if (t) {
     for (const p of t.prompts) {

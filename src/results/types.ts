@@ -100,7 +100,9 @@ export interface SlurmLegInfo {
   state: string | null;
   reason: string | null;
   exitCode: string | null;
-  source: 'sacct' | 'scontrol' | 'squeue' | 'sbatch' | null;
+  source: 'sacct' | 'scontrol' | 'squeue' | 'sbatch' | 'srun' | null;
+  // The job step the leg ran as ("JOB.STEP") when its allocation is a lease (jobPer series or block).
+  stepId?: string | null;
   // Series-relative seconds: sbatch called, and the job's end seen with its record read (Slurm's own cost is
   // the gap to process.startS and from process.endS).
   submitS?: number | null;

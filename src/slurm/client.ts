@@ -2,9 +2,9 @@ import type { Executor, ProcessRun } from '../exec/types.js';
 import { describeEnd } from '../exec/types.js';
 import { NhGateError } from '../errors.js';
 import { parseJobId } from './sbatch.js';
-import { parseSacct, parseScontrol, parseSqueue, type JobState } from './state.js';
+import { parseSacct, parseSacctStep, parseScontrol, parseSqueue, type JobState } from './state.js';
 
-// The Slurm commands nh-gate runs (sbatch, scontrol, squeue, sacct, scancel), each as an argv through the
+// The Slurm commands nh-gate runs (sbatch, srun, scontrol, squeue, sacct, scancel), each as an argv through the
 // executor, so a missing command or a refusal comes back as a named error, never a stack trace.
 
 export interface SlurmClient {
@@ -17,6 +17,12 @@ export interface SlurmClient {
   // The job once it ended: sacct when accounting works, else scontrol while the controller remembers it.
   final(jobId: string): Promise<JobState | null>;
   cancel(jobId: string): Promise<void>;
+  // Runs a job step inside a live allocation (srun --jobid …) to its end; SLURM_UNAVAILABLE without srun.
+  step(argv: string[], signal: AbortSignal, timeoutS: number): Promise<ProcessRun>;
+  // Ends a lease as done: SIGUSR1 to its holder, which exits 0 (the job ends COMPLETED, not CANCELLED).
+  release(jobId: string): Promise<void>;
+  // A finished step's end from accounting (sacct -j JOB.STEP); null where the site has no accounting.
+  finalStep(stepId: string): Promise<JobState | null>;
 }
 
 function text(run: ProcessRun, stream?: 'stdout' | 'stderr'): string {
@@ -73,6 +79,21 @@ export function slurmClient(exec: Executor, env: Record<string, string> = {}): S
     },
     async cancel(jobId) {
       await run(['scancel', jobId]);
+    },
+    async step(argv, signal, timeoutS) {
+      const r = await exec.run({ argv, env, timeoutS }, { signal });
+      if (r.spawnError) throw unavailable(argv[0]!, r);
+      return r;
+    },
+    async release(jobId) {
+      // --full: the holder is the batch shell itself (the script execs node), which plain --batch does not signal.
+      const r = await run(['scancel', '--batch', '--full', '--signal=USR1', jobId]);
+      if (r.spawnError || r.exitCode !== 0) await run(['scancel', jobId]);
+    },
+    async finalStep(stepId) {
+      const sa = await run(['sacct', '-n', '-P', '-j', stepId, '-o', 'JobID,State,ExitCode,NodeList']);
+      if (sa.spawnError || sa.exitCode !== 0) return null;
+      return parseSacctStep(text(sa, 'stdout'), stepId);
     },
   };
 }

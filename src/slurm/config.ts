@@ -18,6 +18,10 @@ export const SlurmConfigSchema = z.strictObject({
     .describe('sbatch arguments per A/B arm, to place the arms on purpose; arms on other silicon are CROSS_SILICON, never a ratio'),
   constraints: z.record(z.string().min(1), z.string().min(1)).default({}).describe('arch claim → sbatch --constraint (node feature), e.g. {"121a": "gb10"}'),
   pin: z.enum(['series', 'none']).default('series').describe('series: every leg after the first runs on the node the first ran on (one silicon); none: wherever Slurm puts it'),
+  jobPer: z.enum(['series', 'block', 'leg']).default('series')
+    .describe('series: one allocation holds the node for the whole series and each leg is a job step in it (the GPU lock spans the series); block: one allocation per ABBA block; leg: each leg its own job'),
+  nodeLock: z.string().min(1).default('/tmp/nh-gate-gpu-%n.lock')
+    .describe("the node-local GPU lock an allocation holds while it lives (%n: the node's name); point NH_GATE_LOCK at it for local runs on that node"),
   copyMode: z.enum(['shared', 'copy-back']).default('shared')
     .describe('shared: the leg writes straight into the run directory; copy-back: it writes under nodeScratch and the job copies its files back at the end'),
   nodeScratch: z.string().min(1).default('/tmp').describe('node-local directory for copy-back'),
@@ -32,6 +36,12 @@ export const SlurmConfigSchema = z.strictObject({
 
 export type SlurmConfig = z.infer<typeof SlurmConfigSchema>;
 
+// A rule across keys: per-arm sbatch arguments place arms in different jobs, which a shared allocation cannot.
+export function crossKeyProblem(c: SlurmConfig): string | null {
+  const armed = c.armArgs.A.length > 0 || c.armArgs.B.length > 0;
+  return armed && c.jobPer !== 'leg' ? `armArgs places the arms in jobs of their own, but jobPer is '${c.jobPer}' (both arms share one allocation): set "jobPer": "leg" to use armArgs` : null;
+}
+
 // The file looked for when --slurm-config is not given.
 export const DEFAULT_CONFIG_NAME = 'nh-gate.slurm.json';
 
@@ -40,7 +50,10 @@ export function loadSlurmConfig(file: string | undefined, cwd = process.cwd()): 
   const path = file !== undefined ? resolve(cwd, file) : resolve(cwd, DEFAULT_CONFIG_NAME);
   if (file === undefined && !existsSync(path)) return { config: SlurmConfigSchema.parse({ schemaVersion: 1 }), path: null };
   try {
-    return { config: parseJsonFile(path, SlurmConfigSchema, 'slurm').data, path };
+    const config = parseJsonFile(path, SlurmConfigSchema, 'slurm').data;
+    const problem = crossKeyProblem(config);
+    if (problem) throw new NhGateError('BAD_CONFIG', `${path}: ${problem}`, 'docs/fleet.md: armArgs, jobPer');
+    return { config, path };
   } catch (err) {
     if (err instanceof NhGateError && err.code === 'BAD_CONFIG') throw new NhGateError('BAD_CONFIG', err.message, 'fix the fields named above (docs/fleet.md lists every key of the Slurm config)');
     throw err;

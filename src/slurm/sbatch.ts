@@ -17,6 +17,8 @@ export interface SbatchLeg {
   outputPath: string;
   scriptPath: string;
   requestPath: string;
+  // A lease's holder (runner.js --hold REQUEST) rather than a task's runner.
+  hold?: boolean;
 }
 
 // Whole minutes for --time, at least 1 (Slurm's granularity).
@@ -36,8 +38,28 @@ export function sbatchArgv(c: SlurmConfig, leg: SbatchLeg): string[] {
   args.push(`--time=${timeLimitMinutes(leg.timeoutS, c.timeMarginS)}`, '--no-requeue', '--export=NONE', `--output=${leg.outputPath}`, '--open-mode=truncate');
   args.push(...c.extraArgs);
   if (leg.arm !== 'single') args.push(...c.armArgs[leg.arm]);
-  args.push(leg.scriptPath, leg.requestPath);
+  args.push(leg.scriptPath, ...(leg.hold ? ['--hold'] : []), leg.requestPath);
   return args;
+}
+
+// One task as a job step inside a lease: srun into the allocation, the runner as its one task. --overlap lets
+// the step share the node with the holder (the batch step); --verbose makes srun name the step it launched.
+export interface SrunStep {
+  jobId: string;
+  stepName: string;
+  timeoutS: number;
+  outputPath: string;
+  nodeBinary: string;
+  runnerPath: string;
+  requestPath: string;
+}
+
+export function srunArgv(c: SlurmConfig, s: SrunStep): string[] {
+  return [
+    'srun', `--jobid=${s.jobId}`, '--overlap', '--nodes=1', '--ntasks=1', `--job-name=${s.stepName}`,
+    `--time=${timeLimitMinutes(s.timeoutS, c.timeMarginS)}`, '--export=NONE', `--output=${s.outputPath}`, '--open-mode=truncate', '--verbose',
+    s.nodeBinary, s.runnerPath, s.requestPath,
+  ];
 }
 
 // The job id from `sbatch --parsable` ("123" or "123;cluster"); null when it printed none.

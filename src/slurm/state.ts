@@ -9,7 +9,7 @@ export interface JobState {
   reason: string | null;
   node: string | null;
   exitCode: string | null;
-  source: 'sacct' | 'scontrol' | 'squeue';
+  source: 'sacct' | 'scontrol' | 'squeue' | 'srun';
 }
 
 export const TERMINAL_STATES = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMEOUT', 'NODE_FAIL', 'PREEMPTED', 'OUT_OF_MEMORY', 'BOOT_FAIL', 'DEADLINE', 'REVOKED', 'SPECIAL_EXIT']);
@@ -49,8 +49,39 @@ export function parseSacct(text: string): JobState | null {
   return s ? { state: s, reason: clean(reason), node: clean(node), exitCode: clean(exitCode), source: 'sacct' } : null;
 }
 
+// `sacct -n -P -j JOB.STEP -o JobID,State,ExitCode,NodeList`: that step's line (sacct lists the job's others too).
+export function parseSacctStep(text: string, stepId: string): JobState | null {
+  for (const line of text.split('\n')) {
+    const [id, state, exitCode, node] = line.split('|');
+    if (id?.trim() !== stepId) continue;
+    const s = clean(state)?.split(/\s+/)[0] ?? null;
+    if (s) return { state: s, reason: null, node: clean(node), exitCode: clean(exitCode), source: 'sacct' };
+  }
+  return null;
+}
+
+// The step id srun --verbose names when it launches ("launching StepId=70.3 on host n1"); null when absent.
+export function stepIdOf(srunText: string): string | null {
+  const m = /StepId=(\d+\.\d+)/.exec(srunText);
+  return m ? m[1]! : null;
+}
+
+// A step that left no record while its allocation lives on: the step's own end, from srun's words.
+// (An allocation that ended is the job's fault instead: faultOf.)
+export function stepFault(stepId: string, node: string | null, srunExit: number | null, srunText: string, outputPath: string): Reason {
+  const where = `step ${stepId}${node ? ` on ${node}` : ''}`;
+  const again = 'the finished legs are kept; --resume RUN_DIR submits only the missing legs';
+  const last = srunText.trim().split('\n').filter((l) => /error|CANCELLED|TIME LIMIT/i.test(l)).slice(-2).join(' | ');
+  if (/DUE TO TIME LIMIT/.test(srunText)) return reason('SLURM_TIMEOUT', `${where} ran past its --time (${last}); raise the leg timeout (--timeout) or timeMarginS in the Slurm config; ${again}`);
+  if (/CANCELLED/.test(srunText)) return reason('SLURM_CANCELLED', `${where} was cancelled (scancel of the step or an administrator: ${last}); ${again}`);
+  if (srunExit === RUNNER_RUN_DIR_EXIT || /RUN_DIR_UNREACHABLE/.test(srunText)) return reason('RUN_DIR_UNREACHABLE', `${where}: the runner could not use the run directory from the node — put --results-dir on a filesystem the nodes mount at the same path (see ${outputPath}); ${again}`);
+  return reason('SLURM_FAILED', `${where} ended with srun exit ${srunExit ?? 'none'} and no record${last ? ` (${last})` : ''}; see ${outputPath}; ${again}`);
+}
+
 // The exit status the leg runner uses when the run directory cannot be read or written from the node.
 export const RUNNER_RUN_DIR_EXIT = 78;
+// The lease holder's exit when the node's GPU lock is held by someone else (EX_TEMPFAIL).
+export const HOLDER_LOCKED_EXIT = 75;
 
 // A finished job as a leg fault: null when the job did its part (COMPLETED with the runner's record);
 // otherwise a reason that starts with its stable code, names the job, node, state and Slurm's reason, and the fix.
@@ -72,6 +103,7 @@ export function faultOf(jobId: string, s: JobState, runnerRecord: boolean, outpu
     case 'OUT_OF_MEMORY':
       return reason('SLURM_OUT_OF_MEMORY', `${where}: the job hit its memory limit; ask for more with extraArgs ["--mem=…"]; ${again}`);
     case 'FAILED':
+      if (exitMain === HOLDER_LOCKED_EXIT) return reason('NODE_LOCKED', `${where}: the node's GPU lock is held by another nh-gate (see ${outputPath}), so the allocation ended before any leg ran; wait for it, or let Slurm place the series elsewhere (pin, constraints); ${again}`);
       if (exitMain === RUNNER_RUN_DIR_EXIT) return reason('RUN_DIR_UNREACHABLE', `${where}: the leg runner could not use the run directory from the node — put --results-dir on a filesystem the nodes mount at the same path (see ${outputPath}); ${again}`);
       if (s.reason === 'JobLaunchFailure') return reason('SLURM_LAUNCH_FAILED', `${where}: Slurm could not start the job, most often because its output file ${outputPath} is not writable from the node — put --results-dir on a filesystem the nodes mount at the same path; ${again}`);
       return runnerRecord ? null : reason('SLURM_FAILED', `${where}: see ${outputPath}; ${again}`);

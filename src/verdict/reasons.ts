@@ -8,7 +8,7 @@ export const VOID_CODES = [
   'MIXED_BINARIES', 'MISSING_LEGS', 'NOT_FINISHED', 'THROTTLED', 'MISSING_BINARY', 'BAD_IDS', 'CPU_CONTENDED',
   // --executor slurm: how a leg's job was lost (src/slurm/state.ts); --resume RUN_DIR runs these legs again.
   'SLURM_CANCELLED', 'SLURM_TIMEOUT', 'SLURM_NODE_LOST', 'SLURM_PREEMPTED', 'SLURM_OUT_OF_MEMORY', 'SLURM_LAUNCH_FAILED',
-  'SLURM_FAILED', 'SLURM_LOST', 'SLURM_REJECTED', 'NEVER_STARTED', 'RUN_DIR_UNREACHABLE',
+  'SLURM_FAILED', 'SLURM_LOST', 'SLURM_REJECTED', 'NEVER_STARTED', 'RUN_DIR_UNREACHABLE', 'NODE_LOCKED',
 ] as const;
 export type VoidCode = (typeof VOID_CODES)[number];
 
