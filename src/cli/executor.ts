@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { GateDeps } from '../gates/deps.js';
-import type { NodeTasks } from '../slurm/taskTypes.js';
+import type { SlurmTasks } from '../slurm/task.js';
 import { NhGateError } from '../errors.js';
 
 // --executor local|slurm and --slurm-config, shared by the commands that run legs (docs/fleet.md).
@@ -35,11 +35,11 @@ export async function withExecutor(deps: GateDeps, opts: ExecutorCliOptions): Pr
   return { ...deps, legRunner: slurmLegRunner({ config, client: slurmClient(deps.exec), progress: deps.progress }) };
 }
 
-// busy and mutate --executor slurm: their node tasks (the command, each suite run) as Slurm jobs.
-export async function nodeTasks(opts: ExecutorCliOptions, deps: Pick<GateDeps, 'exec' | 'progress'>): Promise<NodeTasks> {
-  const [{ loadSlurmConfig }, { slurmClient }, { slurmTaskJobs }] = await Promise.all([
-    import('../slurm/config.js'), import('../slurm/client.js'), import('../slurm/taskJob.js'),
+// busy and mutate --executor slurm: their node tasks (the command, each suite run) through Slurm.
+export async function nodeTasks(opts: ExecutorCliOptions, deps: Pick<GateDeps, 'exec' | 'progress'>, command: 'busy' | 'mutate'): Promise<SlurmTasks> {
+  const [{ loadSlurmConfig }, { slurmClient }, { slurmTasks }, { mutateSlurmConfig }] = await Promise.all([
+    import('../slurm/config.js'), import('../slurm/client.js'), import('../slurm/task.js'), import('../slurm/suiteRunner.js'),
   ]);
   const { config } = loadSlurmConfig(opts.slurmConfig);
-  return slurmTaskJobs({ config, client: slurmClient(deps.exec), progress: deps.progress });
+  return slurmTasks({ config: command === 'mutate' ? mutateSlurmConfig(config) : config, client: slurmClient(deps.exec), progress: deps.progress });
 }

@@ -5,7 +5,7 @@ import type { SlurmLegInfo } from '../results/types.js';
 import type { Reason, VoidCode } from '../verdict/reasons.js';
 
 // An executor's reason a suite run measured nothing (--executor slurm: the job was cancelled, lost …).
-export type ExecutorFaultCode = Extract<VoidCode, `SLURM_${string}` | 'NEVER_STARTED' | 'RUN_DIR_UNREACHABLE' | 'NO_SUCH_SILICON'>;
+export type ExecutorFaultCode = Extract<VoidCode, `SLURM_${string}` | 'NEVER_STARTED' | 'RUN_DIR_UNREACHABLE' | 'NO_SUCH_SILICON' | 'NODE_LOCKED'>;
 export type ExecutorFault = Reason & { code: ExecutorFaultCode };
 
 // Why a mutant proved nothing. STALE/AMBIGUOUS are decided before any build; the rest by the run.

@@ -13,6 +13,10 @@ import { ensureDist, makeRepo } from '../mutate/helpers.js';
 import { CLUSTER_DOWN, nhGate, slurm, slurmConfig, slurmEnv } from './helpers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// The node GPU lock a lease holds: this file's own, so a cluster of another checkout on this host (same node
+// names) never shares it.
+const nodeLock = join(mkdtempSync(join(tmpdir(), 'nh-sl-locks-')), 'gpu-%n.lock');
+const cfg = (body: Record<string, unknown> = {}): string => slurmConfig({ nodeLock, ...body });
 
 // Waits until a job of that name is RUNNING; its id.
 async function runningJob(name: string, timeoutMs = 120_000): Promise<string> {
@@ -40,12 +44,13 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
 
   it('busy --executor slurm on n1: MEASURED from the node\'s stand-in NVML samples, with the job, the node and the node\'s silicon', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-'));
-    const r = await nhGate(['busy', '--executor', 'slurm', '--slurm-config', slurmConfig({ partition: 'h200' }), '--start-marker', 'engine loaded', '--json', '--', 'sh', '-c', 'echo engine loaded; sleep 1; echo decode done'], dir);
+    const r = await nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg({ partition: 'h200' }), '--start-marker', 'engine loaded', '--json', '--', 'sh', '-c', 'echo engine loaded; sleep 1; echo decode done'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as RunResult;
     expect(doc.verdict.word).toBe('MEASURED');
-    expect(doc.slurm).toMatchObject({ jobId: expect.stringMatching(/^\d+$/), node: 'n1', state: 'COMPLETED' });
-    expect(slurm('scontrol', ['show', 'job', '-o', doc.slurm!.jobId!])).toContain('JobName=nh-gate-busy');
+    // The default jobPer series: an allocation that holds the node (and its GPU lock), the command a step in it.
+    expect(doc.slurm).toMatchObject({ jobId: expect.stringMatching(/^\d+$/), stepId: expect.stringMatching(/^\d+\.\d+$/), node: 'n1', state: 'COMPLETED' });
+    expect(slurm('scontrol', ['show', 'job', '-o', doc.slurm!.jobId!])).toContain('JobName=nh-gate-lease-01');
     // The node's silicon, read by the node's own NVML (the submitting host has no GPU at all).
     expect(doc.silicon).toMatchObject({ kind: 'gpu', gpuName: 'Fake H200', computeCapability: '9.0' });
     expect(doc.arch).toBe('90');
@@ -59,7 +64,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
 
   it('busy through the cluster with an --end-marker that never appears: WINDOW_UNKNOWN, exit 3', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-end-'));
-    const r = await nhGate(['busy', '--executor', 'slurm', '--slurm-config', slurmConfig({}), '--end-marker', 'never printed', '--json', '--', 'sh', '-c', 'echo start; sleep 0.3; echo bye'], dir);
+    const r = await nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg(), '--end-marker', 'never printed', '--json', '--', 'sh', '-c', 'echo start; sleep 0.3; echo bye'], dir);
     expect(r.exitCode, r.stderr).toBe(3);
     const doc = JSON.parse(r.stdout) as RunResult;
     expect(doc.verdict.word).toBe('NOT MEASURED');
@@ -69,26 +74,32 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
 
   it('busy whose job is cancelled with scancel: NOT MEASURED naming SLURM_CANCELLED, exit 3', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-cancel-'));
-    const proc = nhGate(['busy', '--executor', 'slurm', '--slurm-config', slurmConfig({}), '--json', '--', 'sh', '-c', 'echo start; sleep 30; echo bye'], dir);
-    const jobId = await runningJob('nh-gate-busy');
+    const proc = nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg(), '--json', '--', 'sh', '-c', 'echo start; sleep 30; echo bye'], dir);
+    const jobId = await runningJob('nh-gate-lease-01');
+    // The command runs once the busy step is up in the allocation (squeue -s lists steps).
+    for (const t0 = Date.now(); !slurm('squeue', ['-h', '-s', '-o', '%i %j']).includes(' nh-gate-busy') && Date.now() - t0 < 60_000;) await sleep(100);
+    await sleep(500);
     slurm('scancel', [jobId]);
     const r = await proc;
     expect(r.exitCode, r.stderr).toBe(3);
     const doc = JSON.parse(r.stdout) as RunResult;
-    expect(doc.verdict.reasons[0]).toMatch(new RegExp(`^SLURM_CANCELLED: job ${jobId} on n[12] ended CANCELLED`));
+    // The allocation was cancelled under its step: Slurm names the job or the step it ended first.
+    expect(doc.verdict.reasons[0]).toMatch(new RegExp(`^SLURM_CANCELLED: (job ${jobId} on n[12] ended CANCELLED|step ${jobId}\\.\\d+ on n[12] was cancelled)`));
+    expect(doc.slurm?.jobId).toBe(jobId);
+    expect(doc.verdict.reasons[0]).toMatch(/; run it again$/);
     expect(doc.quantities.busy).toMatchObject({ status: 'refused' });
   });
 
   it('a partition the cluster lacks: busy and mutate stop with sbatch\'s own words (exit 2) before anything runs or builds; --device is Slurm\'s to choose', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-part-'));
-    const cfg = slurmConfig({ partition: 'nope' });
-    const b = await nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg, '--', 'true'], dir);
+    const bad = cfg({ partition: 'nope' });
+    const b = await nhGate(['busy', '--executor', 'slurm', '--slurm-config', bad, '--', 'true'], dir);
     expect(b.exitCode).toBe(2);
     expect(b.stderr).toMatch(/SLURM_REJECTED: sbatch refused .*invalid partition specified: nope/);
     expect(existsSync(join(dir, 'runs')) ? readdirSync(join(dir, 'runs')) : []).toEqual([]);
     const reportDirs = (): string[] => { try { return readdirSync(join(repoRoot, '.nh-gate', 'runs')).filter((d) => d.includes('-mutate-nh-ref')); } catch { return []; } };
     const before = reportDirs();
-    const m = await mutate(['--only', 'gqa-head-mapping', '--workspace', mkdtempSync(join(tmpdir(), 'nh-sl-mut-pws-')), '--executor', 'slurm', '--slurm-config', cfg]);
+    const m = await mutate(['--only', 'gqa-head-mapping', '--workspace', mkdtempSync(join(tmpdir(), 'nh-sl-mut-pws-')), '--executor', 'slurm', '--slurm-config', bad]);
     expect(m.exitCode).toBe(2);
     expect(m.stderr).toMatch(/SLURM_REJECTED: .*invalid partition specified: nope/);
     expect(m.stderr).not.toMatch(/\n\s+at /);
@@ -103,7 +114,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
     const rows = ['--only', 'gqa-head-mapping', '--jobs', '2', '--workspace', ws, '--json'];
     const local = await mutate([...rows, '--out', mkdtempSync(join(tmpdir(), 'nh-sl-mut-local-'))]);
     expect(local.exitCode, local.stderr).toBe(0);
-    const viaSlurm = await mutate([...rows, '--out', mkdtempSync(join(tmpdir(), 'nh-sl-mut-slurm-')), '--executor', 'slurm', '--slurm-config', slurmConfig({})]);
+    const viaSlurm = await mutate([...rows, '--out', mkdtempSync(join(tmpdir(), 'nh-sl-mut-slurm-')), '--executor', 'slurm', '--slurm-config', cfg()]);
     expect(viaSlurm.exitCode, viaSlurm.stderr).toBe(0);
     const [l, s] = [JSON.parse(local.stdout) as MutateDoc, JSON.parse(viaSlurm.stdout) as MutateDoc];
     expect(s.rows.map((r) => [r.id, r.verdict, r.reason])).toEqual(l.rows.map((r) => [r.id, r.verdict, r.reason]));
@@ -126,7 +137,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
         { id: 'slow-clamp', file: 'engine/src/calc.cpp', anchor: 'return head / heads_per_group;', replacement: 'for (volatile unsigned long i = 0; i < 40000000000UL; ++i) {} return head / heads_per_group;', why: 'a suite that runs long enough to be cancelled', suite: 'calc', expect: 'caught' },
       ];
     });
-    const proc = mutate(['--table', 'gates/mutations.json', '--json', '--executor', 'slurm', '--slurm-config', slurmConfig({})], repo.root);
+    const proc = mutate(['--table', 'gates/mutations.json', '--json', '--executor', 'slurm', '--slurm-config', cfg()], repo.root);
     const jobId = await runningJob('nh-gate-mutant-slow-clamp', 300_000);
     slurm('scancel', [jobId]);
     const r = await proc;

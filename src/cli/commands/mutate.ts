@@ -73,10 +73,10 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
   const outDir = opts.out ? path.resolve(root, opts.out) : createRunDir(resultsBase, `mutate-${recipe.name}`, new Date());
   const tty = process.stderr.isTTY === true;
   // --executor slurm: every suite run is a node task; the submission is checked before anything builds.
-  const tasks = executor === 'slurm' ? await nodeTasks(opts, { exec: (await import('../../exec/spawn.js')).realExecutor, progress: (l) => { if (tty) process.stderr.write(`${l}\n`); } }) : null;
+  const tasks = executor === 'slurm' ? await nodeTasks(opts, { exec: (await import('../../exec/spawn.js')).realExecutor, progress: (l) => { if (tty) process.stderr.write(`${l}\n`); } }, 'mutate') : null;
   if (tasks) {
     try {
-      await tasks.preflight({ runDir: outDir, arch: opts.arch }, { arm: 'single', timeoutS: 3600 });
+      await tasks.preflight(outDir, opts.arch, { arm: 'single', timeoutS: 3600, scopeTasks: 1 });
     } catch (err) {
       // A refused submission leaves no half-made run directory behind (exit 2, nothing mutated).
       if (!opts.out) (await import('node:fs')).rmSync(outDir, { recursive: true, force: true });

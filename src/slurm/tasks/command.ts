@@ -1,29 +1,22 @@
 import type { ProcessRun, ProcessSpec } from '../../exec/types.js';
-import { runFromWire, runToWire, type WireRun } from './wireRun.js';
-import type { TaskContext } from './context.js';
+import { runFromWire, runToWire } from '../wire.js';
+import type { TaskHandler } from './types.js';
 
 // The node side of a plain command (mutate's suite runs through Slurm): the process spawned on the node,
 // its whole process tree killed on the job's interrupt, every line kept and stamped. The harness parses it.
+// The body is the ProcessSpec the harness would have spawned (argv, cwd and env on the shared path).
 
-export interface CommandTaskBody {
-  // argv, cwd, env and time-out exactly as the harness would have spawned it (the paths are on the shared path).
-  spec: ProcessSpec;
-}
+type CommandWire = { run: ReturnType<typeof runToWire> };
 
-// The command part of the node record.
-export interface CommandTaskRecord {
-  run: WireRun;
-}
-
-// Runs the command on this node.
-export async function handle(body: unknown, ctx: TaskContext): Promise<CommandTaskRecord> {
-  const { spec } = body as CommandTaskBody;
+// Runs the command on this node; it writes no files of its own.
+export const handleCommand: TaskHandler = async (body, ctx) => {
   const { runProcess } = await import('../../exec/spawn.js');
-  return { run: runToWire(await runProcess(spec, { signal: ctx.signal })) };
-}
+  const wire: CommandWire = { run: runToWire(await runProcess(body as ProcessSpec, { signal: ctx.signal })) };
+  return { body: wire, files: [] };
+};
 
-// The process as the harness reads it back from the record; null when the record holds none.
+// The process as the harness reads it back from the record's body; null when it holds none.
 export function commandRunFromRecord(body: unknown): ProcessRun | null {
-  const r = (body as CommandTaskRecord | null)?.run;
-  return r ? runFromWire(r) : null;
+  const r = (body as CommandWire | null)?.run;
+  return r && typeof r.startNs === 'string' && Array.isArray(r.lines) ? runFromWire(r) : null;
 }
