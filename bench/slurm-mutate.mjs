@@ -3,11 +3,12 @@
 // `--executor local --jobs 2` and `--executor slurm --jobs 2`, interleaved (local, slurm, slurm, local …)
 // on one warm workspace, so both rebuild incrementally and machine drift cancels; printed side by side,
 // with the Slurm cost per suite run (job submitted → record read, minus the suite's own run time).
-// busy: the same short command locally and through Slurm, both sampled by the stand-in NVML.
+// busy: the same short command locally and through Slurm (a lease and a step: jobPer series), both
+// sampled by the stand-in NVML.
 // Usage: npm run build && scripts/slurm/local-cluster.sh start && SLURM_CONF=.cache/slurm/slurm.conf \
 //   node bench/slurm-mutate.mjs [--shard 1/5] [--repeats 2] [--busy 3] [--json]
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -25,7 +26,8 @@ if (!existsSync(process.env.SLURM_CONF)) {
 const fakeNvml = resolve('native/addon/build/Release/libfake-nvidia-ml.so');
 const cfgDir = mkdtempSync(join(tmpdir(), 'nh-bench-slurm-cfg-'));
 const cfg = join(cfgDir, 'nh-gate.slurm.json');
-execFileSync('sh', ['-c', `printf '%s' '{"schemaVersion":1,"pollS":0.1}' > ${cfg}`]);
+// Its own node lock, so a cluster of another checkout on this host (same node names) never shares it.
+writeFileSync(cfg, JSON.stringify({ schemaVersion: 1, pollS: 0.1, nodeLock: join(cfgDir, 'gpu-%n.lock') }));
 
 const cli = (argv, env = {}) => {
   const t0 = process.hrtime.bigint();
