@@ -91,7 +91,9 @@ export async function runBusy(o: BusyOptions, deps: GateDeps): Promise<SeriesOut
     }
     if (out.slurm) r.slurm = out.slurm;
     const observed = out.observed;
-    const fault = out.fault ?? (observed ? null : reason('SLURM_LOST', 'the executor brought back no observation of the command'));
+    const fault = out.fault ?? (observed ? null : out.interrupted
+      ? reason('NOT_FINISHED', 'interrupted (Ctrl-C): the Slurm job was cancelled before the node wrote what it saw')
+      : reason('SLURM_LOST', 'the executor brought back no observation of the command'));
     const samplesFile = observed?.sampler.samplesFile;
     const samples = samplesFile && !fault ? await readSamplesFile(join(runDir, samplesFile)) : null;
     const j = fault || !observed

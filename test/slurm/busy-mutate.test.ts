@@ -90,6 +90,25 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
     expect(doc.quantities.busy).toMatchObject({ status: 'refused' });
   });
 
+  it('Ctrl-C of a busy through Slurm cancels its allocation: interrupted, NOT MEASURED, exit 3', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-int-'));
+    const proc = nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg(), '--json', '--', 'sh', '-c', 'echo start; sleep 30; echo bye'], dir);
+    const jobId = await runningJob('nh-gate-lease-01');
+    for (const t0 = Date.now(); !slurm('squeue', ['-h', '-s', '-o', '%i %j']).includes(' nh-gate-busy') && Date.now() - t0 < 60_000;) await sleep(100);
+    proc.kill('SIGINT');
+    const r = await proc;
+    expect(r.exitCode, r.stderr).toBe(3);
+    const doc = JSON.parse(r.stdout) as RunResult;
+    expect(doc.status).toBe('interrupted');
+    expect(doc.verdict.word).toBe('NOT MEASURED');
+    let state = '';
+    for (let i = 0; i < 50 && !/JobState=(CANCELLED|COMPLETED)/.test(state); i++) {
+      state = slurm('scontrol', ['show', 'job', '-o', jobId]);
+      await sleep(100);
+    }
+    expect(state).toMatch(/JobState=CANCELLED/);
+  });
+
   it('a partition the cluster lacks: busy and mutate stop with sbatch\'s own words (exit 2) before anything runs or builds; --device is Slurm\'s to choose', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-part-'));
     const bad = cfg({ partition: 'nope' });
