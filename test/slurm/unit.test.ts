@@ -199,7 +199,7 @@ describe('named errors with no cluster', () => {
     expect(r.stderr).toMatch(/on n9: RUN_DIR_UNREACHABLE: cannot read \/nonexistent\/run\/legs\/leg-01-A\.request\.json \(ENOENT\): the run directory must be on a filesystem this node mounts at the same path/);
     const run = mkdtempSync(join(tmpdir(), 'nh-runner-'));
     mkdirSync(join(run, 'legs'));
-    writeFileSync(join(run, 'legs', 'r.json'), JSON.stringify({ schemaVersion: 1, runDir: join(run, 'gone'), leg: {} }));
+    writeFileSync(join(run, 'legs', 'r.json'), JSON.stringify({ schemaVersion: 2, kind: 'leg', name: 'r', runDir: join(run, 'gone'), body: {} }));
     const w = await execa(process.execPath, [join(repoRoot, 'dist', 'slurm', 'runner.js'), join(run, 'legs', 'r.json')], { reject: false });
     expect(w.exitCode).toBe(RUNNER_RUN_DIR_EXIT);
     expect(w.stderr).toMatch(/cannot write .*gone\/legs \(ENOENT\)/);
