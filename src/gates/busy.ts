@@ -102,7 +102,7 @@ export async function runBusy(o: BusyOptions, deps: GateDeps): Promise<SeriesOut
     r.quantities = j.quantities;
     r.comparison = j.comparison;
     r.notes.push(...j.notes);
-    if (out.slurm) r.notes.push(`slurm: job ${out.slurm.jobId ?? '?'} on ${out.slurm.node ?? '?'} ${out.slurm.state ?? '?'}${out.slurm.source ? ` [${out.slurm.source}]` : ''}${r.silicon?.kind === 'gpu' ? `; silicon ${r.silicon.gpuName} (cc ${r.silicon.computeCapability})` : ''}`);
+    if (out.slurm) r.notes.push(`slurm: job ${out.slurm.jobId ?? '?'}${out.slurm.stepId ? ` step ${out.slurm.stepId}` : ''} on ${out.slurm.node ?? '?'} ${out.slurm.state ?? '?'}${out.slurm.source ? ` [${out.slurm.source}]` : ''}${r.silicon?.kind === 'gpu' ? `; silicon ${r.silicon.gpuName} (cc ${r.silicon.computeCapability})` : ''}`);
     r.verdict = j.verdict;
     r.status = interrupt.signal.aborted || out.interrupted ? 'interrupted' : 'complete';
     r.finishedAt = deps.now().toISOString();

@@ -18,15 +18,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const nodeLock = join(mkdtempSync(join(tmpdir(), 'nh-sl-locks-')), 'gpu-%n.lock');
 const cfg = (body: Record<string, unknown> = {}): string => slurmConfig({ nodeLock, ...body });
 
-// Waits until a job of that name is RUNNING; its id.
-async function runningJob(name: string, timeoutMs = 120_000): Promise<string> {
+// Waits until a job of that name is RUNNING; its id. within: a path its command names, when given.
+async function runningJob(name: string, timeoutMs = 60_000, within = ''): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const line = slurm('squeue', ['-h', '-o', '%i %j %T']).split('\n').find((l) => l.includes(` ${name} `) && l.endsWith('RUNNING'));
-    if (line) return line.split(' ')[0]!;
+    const line = slurm('squeue', ['-h', '-o', '%i|%j|%T|%o']).split('\n').find((l) => { const [, j, t] = l.split('|').map((x) => x.trim()); return j === name && t === 'RUNNING' && (within === '' || l.includes(within)); });
+    if (line) return line.split('|')[0]!;
     await sleep(100);
   }
-  throw new Error(`no RUNNING job named ${name} within ${timeoutMs} ms`);
+  throw new Error(`no RUNNING job named ${name} within ${timeoutMs} ms (${within}): ${slurm('squeue', ['-h', '-o', '%i|%j|%T|%o'])}`);
+}
+
+// Waits until a job step of that name runs inside job jobId (squeue -s lists steps as JOB.STEP).
+async function runningStep(jobId: string, name: string, timeoutMs = 60_000): Promise<void> {
+  for (const t0 = Date.now(); Date.now() - t0 < timeoutMs; await sleep(100)) {
+    if (slurm('squeue', ['-h', '-s', '-o', '%i %j']).split('\n').some((l) => { const [i, j] = l.trim().split(/\s+/); return i!.startsWith(`${jobId}.`) && j === name; })) return;
+  }
+  throw new Error(`no step ${name} in job ${jobId} within ${timeoutMs} ms`);
 }
 
 interface Row { id: string; verdict: string; reason: string | null; detail: string; suite: { slurm?: { jobId: string | null; node: string | null; state: string | null } } | null }
@@ -75,9 +83,9 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
   it('busy whose job is cancelled with scancel: NOT MEASURED naming SLURM_CANCELLED, exit 3', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-cancel-'));
     const proc = nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg(), '--json', '--', 'sh', '-c', 'echo start; sleep 30; echo bye'], dir);
-    const jobId = await runningJob('nh-gate-lease-01');
-    // The command runs once the busy step is up in the allocation (squeue -s lists steps).
-    for (const t0 = Date.now(); !slurm('squeue', ['-h', '-s', '-o', '%i %j']).includes(' nh-gate-busy') && Date.now() - t0 < 60_000;) await sleep(100);
+    const jobId = await runningJob('nh-gate-lease-01', 60_000);
+    // The command runs once the busy step is up in the allocation.
+    await runningStep(jobId, 'nh-gate-busy');
     await sleep(500);
     slurm('scancel', [jobId]);
     const r = await proc;
@@ -93,8 +101,8 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
   it('Ctrl-C of a busy through Slurm cancels its allocation: interrupted, NOT MEASURED, exit 3', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-int-'));
     const proc = nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg(), '--json', '--', 'sh', '-c', 'echo start; sleep 30; echo bye'], dir);
-    const jobId = await runningJob('nh-gate-lease-01');
-    for (const t0 = Date.now(); !slurm('squeue', ['-h', '-s', '-o', '%i %j']).includes(' nh-gate-busy') && Date.now() - t0 < 60_000;) await sleep(100);
+    const jobId = await runningJob('nh-gate-lease-01', 60_000);
+    await runningStep(jobId, 'nh-gate-busy');
     proc.kill('SIGINT');
     const r = await proc;
     expect(r.exitCode, r.stderr).toBe(3);
@@ -157,7 +165,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
       ];
     });
     const proc = mutate(['--table', 'gates/mutations.json', '--json', '--executor', 'slurm', '--slurm-config', cfg()], repo.root);
-    const jobId = await runningJob('nh-gate-mutant-slow-clamp', 300_000);
+    const jobId = await runningJob('nh-gate-mutant-slow-clamp', 300_000, repo.root);
     slurm('scancel', [jobId]);
     const r = await proc;
     expect(r.exitCode, r.stderr).toBe(3);

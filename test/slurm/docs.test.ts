@@ -48,7 +48,7 @@ describe('docs/fleet.md', () => {
           : ['bash', ...words];
         const r = await execa(argv[0]!, argv.slice(1), { cwd: repoRoot, reject: false, env: { ...slurmEnv, NH_GATE_LOCK: join(results, 'gpu.lock') } });
         expect(r.exitCode, `${line}\n${r.stdout}\n${r.stderr}`).toBe(Number(want![1]));
-        if (['a3', 'ab', 'busy'].includes(words[2]!)) expect(r.stdout).toMatch(/slurm: job \d+ on n[12] COMPLETED/);
+        if (['a3', 'ab', 'busy'].includes(words[2]!)) expect(r.stdout).toMatch(/slurm: job \d+ (step \d+\.\d+ )?on n[12] COMPLETED/);
         if (words[2] === 'mutate') expect(readFileSync(join(results, `mutate-${lines.indexOf(line)}`, 'result.json'), 'utf8')).toMatch(/"jobId": "\d+"/);
       }
     }, 300_000);
