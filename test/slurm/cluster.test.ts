@@ -10,7 +10,7 @@ import { ensureEngineBuilt } from '../helpers/engine.js';
 import { fakeRepo } from '../gates/fake.js';
 import { expectLegLogsAgree } from '../helpers/legLogs.js';
 import { formatReason } from '../../src/verdict/reasons.js';
-import { CLUSTER_DOWN, nhGate, resumeNodes, slurm, slurmConfig } from './helpers.js';
+import { CLUSTER_DOWN, lockCluster, nhGate, resumeNodes, slurm, slurmConfig } from './helpers.js';
 
 const runsIn = (dir: string): string[] => (existsSync(join(dir, 'runs')) ? readdirSync(join(dir, 'runs')).map((d) => join(dir, 'runs', d)) : []);
 const resultOf = (runDir: string): RunResult => JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as RunResult;
@@ -28,11 +28,14 @@ async function runningJob(name: string, timeoutMs = 60_000): Promise<string> {
 }
 
 describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CLUSTER_DOWN ? ` (skipped: ${CLUSTER_DOWN})` : ''}`, () => {
+  let unlock = (): void => {};
   beforeAll(async () => {
     await ensureEngineBuilt();
+    unlock = await lockCluster();
   }, 600_000);
   afterAll(() => {
     resumeNodes('n1,n2');
+    unlock();
   });
 
   it('a3 --executor slurm: STRICT PASS, a Slurm job id, node and the node\'s silicon in every leg of result.json', async () => {
