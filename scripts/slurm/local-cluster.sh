@@ -183,19 +183,20 @@ nodes_up() {
 
 start() {
   need munged; need slurmctld; need slurmd; need sinfo
-  local why; why=$(no_accounting)
+  local why want; why=$(no_accounting)
+  if [ -z "$why" ]; then want=slurmdbd; else want="none: $why"; fi
+  # A cluster running with the other accounting setting is restarted: slurmctld reads it only at start.
+  if alive "$STATE/run/slurmctld.pid" && [ "$(cat "$STATE/accounting" 2>/dev/null)" != "$want" ]; then
+    echo "local-cluster: accounting changes to '$want': restarting"; stop >/dev/null
+  fi
   if alive "$STATE/run/slurmctld.pid" && nodes_up && { [ -n "$why" ] || accounting_up; }; then echo "local-cluster: already running (SLURM_CONF=$CONF)"; return 0; fi
   write_config
   if ! alive "$STATE/munge/munged.pid"; then
     munged --force --socket="$SOCK" --key-file="$STATE/munge/munge.key" --pid-file="$STATE/munge/munged.pid" \
       --log-file="$STATE/log/munged.log" --seed-file="$STATE/munge/munged.seed"
   fi
-  if [ -z "$why" ]; then
-    start_accounting || { stop >/dev/null; exit 1; }
-    echo "slurmdbd" >"$STATE/accounting"
-  else
-    echo "none: $why" >"$STATE/accounting"
-  fi
+  if [ -z "$why" ]; then start_accounting || { stop >/dev/null; exit 1; }; fi
+  echo "$want" >"$STATE/accounting"
   alive "$STATE/run/slurmctld.pid" || slurmctld -f "$CONF" -i
   for n in n1 n2; do
     mkdir -p "$STATE/spool/$n"
