@@ -91,7 +91,15 @@ describe.skipIf(ACCOUNTING_DOWN !== null)(`accounting on the local Slurm cluster
     const doc = JSON.parse(r.stdout) as RunResult;
     expect(doc.legs.map((l) => [l.verdict, l.slurm?.state, l.slurm?.source])).toEqual([['STRICT PASS', 'COMPLETED', 'sacct'], ['STRICT PASS', 'COMPLETED', 'sacct']]);
     for (const l of doc.legs) {
-      expect(slurm('sacct', ['-n', '-P', '-X', '-j', l.slurm!.jobId!, '-o', 'JobName,State,NodeList']).trim()).toMatch(new RegExp(`^nh-gate-[\\w-]+\\|COMPLETED\\|${l.slurm!.node}$`));
+      // The record's state is final before its name is: slurmdbd may show a placeholder name ('allocation')
+      // for a moment on a loaded machine.
+      let row = '';
+      for (let i = 0; i < 60; i++) {
+        row = slurm('sacct', ['-n', '-P', '-X', '-j', l.slurm!.jobId!, '-o', 'JobName,State,NodeList']).trim();
+        if (row.startsWith('nh-gate-')) break;
+        await sleep(250);
+      }
+      expect(row).toMatch(new RegExp(`^nh-gate-[\\w-]+\\|COMPLETED\\|${l.slurm!.node}$`));
     }
   });
 

@@ -28,7 +28,7 @@ if (CLUSTER_DOWN) process.stderr.write(`slurm cluster tests SKIPPED: ${CLUSTER_D
 export const slurmEnv = { SLURM_CONF };
 
 // Why the accounting tests are skipped (cluster down, or no slurmdbd answering sacct), or null.
-function accountingUp(): string | null {
+function accountingDown(): string | null {
   if (CLUSTER_DOWN) return CLUSTER_DOWN;
   try {
     const type = /AccountingStorageType\s*=\s*(\S+)/.exec(execFileSync('scontrol', ['show', 'config'], { env: { ...process.env, SLURM_CONF }, encoding: 'utf8', timeout: 10_000 }))?.[1];
@@ -39,7 +39,7 @@ function accountingUp(): string | null {
     return `sacct failed (${(err as Error).message.split('\n')[0]})`;
   }
 }
-export const ACCOUNTING_DOWN = accountingUp();
+export const ACCOUNTING_DOWN = accountingDown();
 if (ACCOUNTING_DOWN && !CLUSTER_DOWN) process.stderr.write(`slurm accounting tests SKIPPED: ${ACCOUNTING_DOWN}\n`);
 
 // One test file at a time on the cluster: the files drain, down and preempt nodes, which would void the
