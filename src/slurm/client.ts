@@ -79,7 +79,7 @@ export function slurmClient(exec: Executor, env: Record<string, string> = {}, ac
       // with no record yet, or a state not final yet, means accounting lags the job's end: asked again until
       // acct.lagS, then the controller answers, never a stale RUNNING.
       for (const deadline = Date.now() + acct.lagS * 1000; ;) {
-        const sa = await run(['sacct', '-n', '-P', '-X', '-j', jobId, '-o', 'State,ExitCode,NodeList,Reason']);
+        const sa = await run(['sacct', '-n', '-P', '-X', '-j', jobId, '-o', 'State,ExitCode,NodeList,Reason,Submit']);
         if (sa.spawnError || sa.exitCode !== 0) break;
         const s = parseSacct(text(sa, 'stdout'));
         if (s && TERMINAL_STATES.has(s.state)) return s;

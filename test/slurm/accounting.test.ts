@@ -46,6 +46,13 @@ describe('the final state when accounting lags the job\'s end', () => {
     expect(calls.filter((c) => c === 'sacct').length).toBeGreaterThan(1);
   });
 
+  it('an id accounting has seen before (ids restart): the job submitted last is this one', async () => {
+    const { exec } = scripted([[0, 'COMPLETED|0:0|n2|None|2026-11-30T09:00:00\nRUNNING|0:0|n1|None|2026-12-01T10:00:00\nFAILED|1:0|n1|None|2026-01-02T08:00:00']], ended);
+    expect(await slurmClient(exec, {}, lag).final('7')).toMatchObject({ state: 'COMPLETED', source: 'scontrol' });
+    const { exec: later } = scripted([[0, 'COMPLETED|0:0|n2|None|2026-11-30T09:00:00\nTIMEOUT|0:15|n1|None|2026-12-01T10:00:00']], ended);
+    expect(await slurmClient(later, {}, lag).final('7')).toEqual({ state: 'TIMEOUT', reason: null, node: 'n1', exitCode: '0:15', source: 'sacct' });
+  });
+
   it('no accounting (sacct fails): the controller answers at once', async () => {
     const { exec, calls } = scripted([[1, 'sacct: error: Slurm accounting storage is disabled']], ended);
     expect(await slurmClient(exec, {}, lag).final('7')).toMatchObject({ state: 'COMPLETED', source: 'scontrol' });
