@@ -347,7 +347,7 @@ export function slurmTasks(o: SlurmTasksOptions): SlurmTasks {
     }
     // Accounting, where the site has it, is the authority on how the step ended.
     const acct = stepId ? await o.client.finalStep(stepId) : null;
-    if (acct && fault === null) state = { ...acct, node: acct.node ?? state.node };
+    if (acct && fault === null && TERMINAL_STATES.has(acct.state)) state = { ...acct, node: acct.node ?? state.node };
     return settle(rec, fault, false, {
       jobId: l.jobId, stepId, node: rec?.node ?? state.node ?? l.node, state: state.state, reason: state.reason, exitCode: state.exitCode, source: state.source,
       submitS: spanS(site.originNs, submittedNs), collectS: spanS(site.originNs, monoNs()),

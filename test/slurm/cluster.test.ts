@@ -12,7 +12,7 @@ import { expectLegLogsAgree } from '../helpers/legLogs.js';
 import { acquireLock } from '../../src/exec/lock.js';
 import { execa } from 'execa';
 import { formatReason } from '../../src/verdict/reasons.js';
-import { CLUSTER_DOWN, nhGate, resumeNodes, slurm, slurmConfig } from './helpers.js';
+import { CLUSTER_DOWN, lockCluster, nhGate, resumeNodes, slurm, slurmConfig } from './helpers.js';
 
 const runsIn = (dir: string): string[] => (existsSync(join(dir, 'runs')) ? readdirSync(join(dir, 'runs')).map((d) => join(dir, 'runs', d)) : []);
 const resultOf = (runDir: string): RunResult => JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as RunResult;
@@ -30,11 +30,14 @@ async function runningStep(name: string, timeoutMs = 60_000): Promise<string> {
 }
 
 describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CLUSTER_DOWN ? ` (skipped: ${CLUSTER_DOWN})` : ''}`, () => {
+  let unlock = (): void => {};
   beforeAll(async () => {
     await ensureEngineBuilt();
+    unlock = await lockCluster();
   }, 600_000);
   afterAll(() => {
     resumeNodes('n1,n2');
+    unlock();
   });
 
   it('a3 --executor slurm (jobPer series, the default): STRICT PASS, the allocation, the step, node and the node\'s silicon in every leg', async () => {
