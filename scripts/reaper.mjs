@@ -3,11 +3,15 @@
 // The harness writes "watch <pgid> <startTicks>" when a leg's process group starts and "clear <pgid>" when it
 // ends. When the pipe closes (the harness exited or was SIGKILLed) every watched group still alive whose
 // leader is provably the one recorded (same pid, same start time) gets SIGTERM, then SIGKILL after a grace.
+// "job <id>" / "unjob <id>" name a Slurm allocation or job the harness holds: when the pipe closes, each still
+// named is cancelled (scancel), so a SIGKILLed nh-gate does not leave a node held until the job's --time.
 // Plain JS, no imports from src/: it must run the same from a checkout and from the published package.
 import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 
 const GRACE_MS = Number(process.env.NH_GATE_REAPER_GRACE_MS ?? 2000);
 const watched = new Map();
+const jobs = new Set();
 
 function leaderTicks(pid) {
   try {
@@ -38,11 +42,14 @@ process.stdin.on('data', (c) => {
     buf = buf.slice(nl + 1);
     if (verb === 'watch') watched.set(Number(pgid), ticks === '-' ? null : Number(ticks));
     if (verb === 'clear') watched.delete(Number(pgid));
+    if (verb === 'job' && /^\d+$/.test(pgid)) jobs.add(pgid);
+    if (verb === 'unjob') jobs.delete(pgid);
   }
 });
 // Listening: tell nh-gate (one byte on stdout), which waits for it before spawning the first process.
 process.stdout.write('+');
 process.stdin.on('end', () => {
+  for (const id of jobs) spawnSync('scancel', [id], { stdio: 'ignore', timeout: 20_000 });
   // The leader's start time is checked before the group is signalled: a recycled pid is left alone.
   const doomed = [...watched].filter(([pgid, ticks]) => ticks === null || leaderTicks(pgid) === ticks).map(([pgid]) => pgid);
   for (const pgid of doomed) signal(pgid, 'SIGTERM');

@@ -28,11 +28,11 @@ export function parseExecutor(opts: ExecutorCliOptions, command: string, slurmCa
 // The gate's effects with legs sent to Slurm when asked (the config is read and checked first).
 export async function withExecutor(deps: GateDeps, opts: ExecutorCliOptions): Promise<GateDeps> {
   if ((opts.executor ?? 'local') !== 'slurm') return deps;
-  const [{ loadSlurmConfig }, { slurmClient }, { slurmLegRunner }] = await Promise.all([
-    import('../slurm/config.js'), import('../slurm/client.js'), import('../slurm/legRunner.js'),
+  const [{ loadSlurmConfig }, { slurmClient }, { slurmLegRunner }, { watchJob, clearJob }] = await Promise.all([
+    import('../slurm/config.js'), import('../slurm/client.js'), import('../slurm/legRunner.js'), import('../exec/reaper.js'),
   ]);
   const { config } = loadSlurmConfig(opts.slurmConfig);
-  return { ...deps, legRunner: slurmLegRunner({ config, client: slurmClient(deps.exec), progress: deps.progress }) };
+  return { ...deps, legRunner: slurmLegRunner({ config, client: slurmClient(deps.exec), progress: deps.progress, watchJob, clearJob }) };
 }
 
 // busy and mutate --executor slurm: their node tasks (the command, each suite run) through Slurm.

@@ -67,3 +67,13 @@ export function watchGroup(pgid: number): void {
 export function clearGroup(pgid: number): void {
   reaper?.stdin?.write(`clear ${pgid}\n`);
 }
+
+// A Slurm job the harness holds (a lease, a leg's job): the reaper cancels it should the harness die.
+export function watchJob(jobId: string): void {
+  ensure()?.stdin?.write(`job ${jobId}\n`);
+}
+
+// The job ended, or was released, under the harness's own control: the reaper forgets it.
+export function clearJob(jobId: string): void {
+  reaper?.stdin?.write(`unjob ${jobId}\n`);
+}

@@ -1,8 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Executor, ProcessRun } from '../exec/types.js';
 import { describeEnd } from '../exec/types.js';
 import { NhGateError } from '../errors.js';
 import { parseJobId } from './sbatch.js';
-import { parseSacct, parseSacctStep, parseScontrol, parseSqueue, type JobState } from './state.js';
+import { parseSacct, parseSacctStep, parseScontrol, parseSqueue, TERMINAL_STATES, type JobState } from './state.js';
 
 // The Slurm commands nh-gate runs (sbatch, srun, scontrol, squeue, sacct, scancel), each as an argv through the
 // executor, so a missing command or a refusal comes back as a named error, never a stack trace.
@@ -42,8 +43,15 @@ export function sbatchFailureKind(output: string): 'unreachable' | 'rejected' {
   return UNREACHABLE.test(output) ? 'unreachable' : 'rejected';
 }
 
+// How long final() waits for accounting to catch up with a job's end (slurmctld sends the record to
+// slurmdbd after the job ends), and how often it asks meanwhile, before the controller answers instead.
+export interface AccountingLag {
+  lagS: number;
+  pollS: number;
+}
+
 // The client over an executor (the real one spawns; tests may pass a recording one).
-export function slurmClient(exec: Executor, env: Record<string, string> = {}): SlurmClient {
+export function slurmClient(exec: Executor, env: Record<string, string> = {}, acct: AccountingLag = { lagS: 10, pollS: 0.25 }): SlurmClient {
   const run = (argv: string[]) => exec.run({ argv, env, timeoutS: 60 });
   const rejected = (r: ProcessRun, argv: string[]): NhGateError => sbatchFailureKind(text(r)) === 'unreachable'
     ? new NhGateError('SLURM_UNAVAILABLE', `sbatch could not reach a Slurm controller (${describeEnd(r)}): ${text(r).trim().split('\n').slice(-2).join(' | ')}`, 'set SLURM_CONF to the cluster\'s slurm.conf (the local test cluster: export SLURM_CONF=.cache/slurm/slurm.conf after scripts/slurm/local-cluster.sh start), or run nh-gate on a login node')
@@ -73,9 +81,18 @@ export function slurmClient(exec: Executor, env: Record<string, string> = {}): S
       return sq.exitCode === 0 ? parseSqueue(text(sq, 'stdout')) : null;
     },
     async final(jobId) {
-      const sa = await run(['sacct', '-n', '-P', '-X', '-j', jobId, '-o', 'State,ExitCode,NodeList,Reason']);
-      const fromAcct = !sa.spawnError && sa.exitCode === 0 ? parseSacct(text(sa, 'stdout')) : null;
-      return fromAcct ?? this.live(jobId);
+      // sacct failing means no accounting here (sacct missing, or accounting_storage/none). sacct answering
+      // with no record yet, or a state not final yet, means accounting lags the job's end: asked again until
+      // acct.lagS, then the controller answers, never a stale RUNNING.
+      for (const deadline = Date.now() + acct.lagS * 1000; ;) {
+        const sa = await run(['sacct', '-n', '-P', '-X', '-j', jobId, '-o', 'State,ExitCode,NodeList,Reason,Submit']);
+        if (sa.spawnError || sa.exitCode !== 0) break;
+        const s = parseSacct(text(sa, 'stdout'));
+        if (s && TERMINAL_STATES.has(s.state)) return s;
+        if (Date.now() >= deadline) break;
+        await sleep(acct.pollS * 1000);
+      }
+      return this.live(jobId);
     },
     async cancel(jobId) {
       await run(['scancel', jobId]);

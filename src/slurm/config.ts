@@ -22,6 +22,7 @@ export const SlurmConfigSchema = z.strictObject({
     .describe('series: one allocation holds the node for the whole series and each leg is a job step in it (the GPU lock spans the series); block: one allocation per ABBA block; leg: each leg its own job'),
   nodeLock: z.string().min(1).default('/tmp/nh-gate-gpu-%n.lock')
     .describe("the node-local GPU lock an allocation holds while it lives (%n: the node's name); point NH_GATE_LOCK at it for local runs on that node"),
+  nodeLockWaitS: z.number().nonnegative().default(15).describe("how long a new allocation's holder waits for the node's GPU lock (a holder being torn down may keep it a moment) before the allocation ends NODE_LOCKED"),
   copyMode: z.enum(['shared', 'copy-back']).default('shared')
     .describe('shared: the leg writes straight into the run directory; copy-back: it writes under nodeScratch and the job copies its files back at the end'),
   nodeScratch: z.string().min(1).default('/tmp').describe('node-local directory for copy-back'),

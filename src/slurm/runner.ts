@@ -115,13 +115,18 @@ async function hold(path: string | undefined): Promise<void> {
   const { acquireLock } = await import('../exec/lock.js');
   const { NhGateError } = await import('../errors.js');
   const lockFile = req.nodeLock.replace(/%n/g, nodeName());
-  let lock: { release(): void };
-  try {
-    lock = acquireLock(lockFile, `${req.command} (Slurm job ${process.env.SLURM_JOB_ID ?? '?'})`);
-  } catch (err) {
-    const why = err instanceof NhGateError ? `${err.code}: ${err.message}` : String(err);
-    process.stderr.write(`nh-gate holder on ${nodeName()}: NODE_LOCKED: the node's GPU lock ${lockFile} is held (${why}); the allocation ends\n`);
-    process.exit(HOLDER_LOCKED_EXIT);
+  let lock: { release(): void } | null = null;
+  // A holder being torn down (the allocation before this one, cancelled a moment ago) may still hold the lock
+  // for a second or two: wait for it before calling the node taken.
+  for (const t0 = Date.now(); lock === null; await new Promise((r) => setTimeout(r, 250))) {
+    try {
+      lock = acquireLock(lockFile, `${req.command} (Slurm job ${process.env.SLURM_JOB_ID ?? '?'})`);
+    } catch (err) {
+      if (Date.now() - t0 < req.waitS * 1000) continue;
+      const why = err instanceof NhGateError ? `${err.code}: ${err.message}` : String(err);
+      process.stderr.write(`nh-gate holder on ${nodeName()}: NODE_LOCKED: the node's GPU lock ${lockFile} is held (${why}); the allocation ends\n`);
+      process.exit(HOLDER_LOCKED_EXIT);
+    }
   }
   process.stdout.write(`nh-gate holder on ${nodeName()}: job ${process.env.SLURM_JOB_ID ?? '?'} holds ${lockFile}\n`);
   // nh-gate starts the first step once this is on disk: the lock is held and a release signal will be heard.
@@ -134,7 +139,7 @@ async function hold(path: string | undefined): Promise<void> {
     // Keeps the event loop alive until a signal comes.
     setInterval(() => {}, 1 << 30);
   });
-  lock.release();
+  lock!.release();
   process.exit(0);
 }
 

@@ -40,9 +40,12 @@ export function parseSqueue(text: string): JobState | null {
   return s ? { state: s, reason: clean(reason), node: clean(node), exitCode: null, source: 'squeue' } : null;
 }
 
-// `sacct -n -P -X -j ID -o State,ExitCode,NodeList,Reason`: the allocation's line.
+// `sacct -n -P -X -j ID -o State,ExitCode,NodeList,Reason,Submit`: the allocation's line. Accounting keeps
+// every job that ever had this id (ids restart after MaxJobId or a lost controller state), so the one
+// submitted last is this job (Submit is ISO 8601: the greatest string is the latest).
 export function parseSacct(text: string): JobState | null {
-  const line = text.split('\n').find((l) => l.trim() !== '');
+  const submit = (l: string): string => l.split('|')[4] ?? '';
+  const line = text.split('\n').filter((l) => l.trim() !== '').reduce<string | undefined>((a, l) => (a === undefined || submit(l) > submit(a) ? l : a), undefined);
   if (!line) return null;
   const [state, exitCode, node, reason] = line.split('|');
   const s = clean(state)?.split(/\s+/)[0] ?? null;

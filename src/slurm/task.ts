@@ -62,6 +62,9 @@ export interface SlurmTasksOptions {
   client: SlurmClient;
   progress: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  // The harness's reaper (src/exec/reaper.ts): told each job nh-gate holds, and when it no longer does.
+  watchJob?: (jobId: string) => void;
+  clearJob?: (jobId: string) => void;
 }
 
 // The runner shipped in this package: dist/slurm/runner.js beside this file.
@@ -93,6 +96,11 @@ function tail(path: string): string {
 
 // slurmstepd's line when it ended a step (scancel JOB.STEP, the step's time limit).
 const STEP_ENDED_BY_SLURM = /\*\*\* STEP \S+ ON \S+ CANCELLED/;
+
+// srun's words when the allocation it was sent into is gone (the controller may still say RUNNING a moment).
+const JOB_GONE = /has expired|already completed|Invalid job id|Job step aborted before step completely launched/i;
+// How long an allocation being torn down is given to reach its final state.
+const SETTLE_WAIT_S = 10;
 
 // How long a released holder may take to end its job before nh-gate cancels it.
 const RELEASE_WAIT_S = 10;
@@ -141,6 +149,8 @@ export function slurmTasks(o: SlurmTasksOptions): SlurmTasks {
     try {
       const jobId = await o.client.submit(argv);
       submitted += 1;
+      // Should nh-gate die (even SIGKILL), its reaper cancels the job instead of leaving the node held.
+      o.watchJob?.(jobId);
       return { jobId };
     } catch (err) {
       if (submitted === 0 || !(err instanceof NhGateError) || err.code !== 'SLURM_REJECTED') throw err;
@@ -212,6 +222,7 @@ export function slurmTasks(o: SlurmTasksOptions): SlurmTasks {
       const rec0 = await record(f.node, fin?.state === 'COMPLETED', site.signal);
       fault = fin ? faultOf(jobId, fin, rec0 !== null, f.output) : reason('SLURM_LOST', `job ${jobId} is no longer known to the controller and accounting (sacct) has no record of it; see ${f.output}; ${AGAIN}`);
     }
+    o.clearJob?.(jobId);
     const rec = readTaskRecord(f.node);
     return settle(rec, fault, w.interrupted, {
       jobId, node: rec?.node ?? last?.node ?? null, state: w.interrupted ? 'CANCELLED' : (last?.state ?? null), reason: last?.reason ?? null, exitCode: last?.exitCode ?? null, source: last?.source ?? null,
@@ -227,7 +238,7 @@ export function slurmTasks(o: SlurmTasksOptions): SlurmTasks {
     leases += 1;
     const name = `lease-${String(leases).padStart(2, '0')}`;
     const f = legJobFiles(site.runDir, name);
-    const hold: HoldRequest = { schemaVersion: WIRE_SCHEMA_VERSION, kind: 'hold', nodeLock: c.nodeLock, command: `nh-gate ${site.runDir}` };
+    const hold: HoldRequest = { schemaVersion: WIRE_SCHEMA_VERSION, kind: 'hold', nodeLock: c.nodeLock, waitS: c.nodeLockWaitS, command: `nh-gate ${site.runDir}` };
     for (const p of [f.output, f.node]) rmSync(p, { force: true });
     writeAtomic(f.request, JSON.stringify(hold, null, 2) + '\n');
     const sub = await submit(leaseArgv(site.runDir, t.arch, name, t));
@@ -272,12 +283,24 @@ export function slurmTasks(o: SlurmTasksOptions): SlurmTasks {
     }
   }
 
+  // The allocation's state once it has settled: a job being torn down (COMPLETING, or one srun already calls
+  // gone) is polled for a few seconds until the controller says how it ended.
+  async function settledJob(jobId: string, srunText: string): Promise<JobState | null> {
+    const never = new AbortController().signal;
+    let s = await o.client.live(jobId);
+    for (const t0 = monoNs(); s !== null && (s.state === 'COMPLETING' || (s.state === 'RUNNING' && JOB_GONE.test(srunText))) && spanS(t0, monoNs()) < SETTLE_WAIT_S; s = await o.client.live(jobId)) {
+      await sleep(c.pollS * 1000, never);
+    }
+    return s;
+  }
+
   // The holder exits 0 on the release signal (the job ends COMPLETED); one that does not is cancelled.
   async function releaseLease(): Promise<void> {
     const l = lease;
     lease = null;
     if (!l) return;
     await o.client.release(l.jobId);
+    o.clearJob?.(l.jobId);
     const never = new AbortController().signal;
     for (const t0 = monoNs(); spanS(t0, monoNs()) < RELEASE_WAIT_S; await sleep(c.pollS * 1000, never)) {
       const s = await o.client.live(l.jobId);
@@ -309,8 +332,8 @@ export function slurmTasks(o: SlurmTasksOptions): SlurmTasks {
     let fault: Reason | null = null;
     // The allocation may have ended under the step (cancelled, timed out, node lost): that is the job's fault
     // and the lease is gone, even if the runner, signalled, still wrote a record of what it saw.
-    const job = await o.client.live(l.jobId);
-    if (job === null || TERMINAL_STATES.has(job.state)) {
+    const job = await settledJob(l.jobId, srunText);
+    if (job === null || job.state !== 'RUNNING') {
       lease = null;
       const fin = (await o.client.final(l.jobId)) ?? job;
       fault = fin ? faultOf(l.jobId, fin, false, f.output) : reason('SLURM_LOST', `allocation ${l.jobId} is no longer known to the controller and accounting (sacct) has no record of it; see ${f.output}; ${AGAIN}`);
@@ -324,7 +347,7 @@ export function slurmTasks(o: SlurmTasksOptions): SlurmTasks {
     }
     // Accounting, where the site has it, is the authority on how the step ended.
     const acct = stepId ? await o.client.finalStep(stepId) : null;
-    if (acct && fault === null) state = { ...acct, node: acct.node ?? state.node };
+    if (acct && fault === null && TERMINAL_STATES.has(acct.state)) state = { ...acct, node: acct.node ?? state.node };
     return settle(rec, fault, false, {
       jobId: l.jobId, stepId, node: rec?.node ?? state.node ?? l.node, state: state.state, reason: state.reason, exitCode: state.exitCode, source: state.source,
       submitS: spanS(site.originNs, submittedNs), collectS: spanS(site.originNs, monoNs()),

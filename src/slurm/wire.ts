@@ -35,6 +35,8 @@ export interface HoldRequest {
   kind: 'hold';
   // The node's GPU lock path; %n is the node's name.
   nodeLock: string;
+  // How long to wait for a lock held by someone else before the allocation ends NODE_LOCKED.
+  waitS: number;
   command: string;
 }
 

@@ -14,6 +14,8 @@ mode="$FAKE_MODE"
 if [ -n "$FAKE_CRASH_WHEN" ] && [ "$FAKE_CRASH_WHEN" = "$FAKE_FLAG" ]; then mode=crash; fi
 d="$FAKE_DECODE_S"; [ -n "$d" ] || d=0.1
 l="$FAKE_LOAD_S"; [ -n "$l" ] || l=0.05
+# FAKE_COUNT_FILE counts the driver's runs; run number FAKE_SLOW_RUN decodes for FAKE_SLOW_S instead (one slow leg of a series).
+if [ -n "$FAKE_COUNT_FILE" ]; then n=$(( $(cat "$FAKE_COUNT_FILE" 2>/dev/null || echo 0) + 1 )); echo "$n" >"$FAKE_COUNT_FILE"; [ "$n" = "$FAKE_SLOW_RUN" ] && d="$FAKE_SLOW_S"; fi
 [ "$mode" = "noload" ] || { sleep "$l"; echo "[nh-ref] engine loaded in $l s"; }
 case "$mode" in
   hang) sleep 30 & echo "child $!"; wait; exit 0;;

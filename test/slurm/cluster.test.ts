@@ -12,7 +12,7 @@ import { expectLegLogsAgree } from '../helpers/legLogs.js';
 import { acquireLock } from '../../src/exec/lock.js';
 import { execa } from 'execa';
 import { formatReason } from '../../src/verdict/reasons.js';
-import { CLUSTER_DOWN, nhGate, resumeNodes, slurm, slurmConfig } from './helpers.js';
+import { CLUSTER_DOWN, lockCluster, nhGate, resumeNodes, slurm, slurmConfig } from './helpers.js';
 
 const runsIn = (dir: string): string[] => (existsSync(join(dir, 'runs')) ? readdirSync(join(dir, 'runs')).map((d) => join(dir, 'runs', d)) : []);
 const resultOf = (runDir: string): RunResult => JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as RunResult;
@@ -30,11 +30,14 @@ async function runningStep(name: string, timeoutMs = 60_000): Promise<string> {
 }
 
 describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CLUSTER_DOWN ? ` (skipped: ${CLUSTER_DOWN})` : ''}`, () => {
+  let unlock = (): void => {};
   beforeAll(async () => {
     await ensureEngineBuilt();
+    unlock = await lockCluster();
   }, 600_000);
   afterAll(() => {
     resumeNodes('n1,n2');
+    unlock();
   });
 
   it('a3 --executor slurm (jobPer series, the default): STRICT PASS, the allocation, the step, node and the node\'s silicon in every leg', async () => {
@@ -146,7 +149,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     const r = await proc;
     expect(r.exitCode, r.stderr).toBe(3);
     const doc = JSON.parse(r.stdout) as RunResult;
-    expect(doc.legs.map((l) => l.verdict)).toEqual(['STRICT PASS', 'VOID', 'STRICT PASS', 'STRICT PASS']);
+    expect(doc.legs.map((l) => l.verdict), doc.legs.map((l) => l.voidReasons.map(formatReason).join('; ')).join('\n')).toEqual(['STRICT PASS', 'VOID', 'STRICT PASS', 'STRICT PASS']);
     expect(formatReason(doc.legs[1]!.voidReasons[0]!)).toMatch(new RegExp(`^SLURM_CANCELLED: job ${jobId} on n[12] ended CANCELLED`));
     const second = doc.legs[2]!.slurm!.jobId;
     expect(second).not.toBe(jobId);
@@ -159,7 +162,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '1' });
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-lock-'));
     const locks = mkdtempSync(join(tmpdir(), 'nh-sl-locks-'));
-    const cfg = slurmConfig({ nodeLock: join(locks, 'gpu-%n.lock'), extraArgs: ['--nodelist=n1'] });
+    const cfg = slurmConfig({ nodeLock: join(locks, 'gpu-%n.lock'), nodeLockWaitS: 1, extraArgs: ['--nodelist=n1'] });
     const proc = nhGate(['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '2', '--executor', 'slurm', '--json', '--slurm-config', cfg], dir);
     await runningStep('nh-gate-leg-02-B');
     // Between legs and during them, the node's lock names the allocation; a local nh-gate on n1 is refused.
@@ -216,6 +219,18 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
       state = slurm('scontrol', ['show', 'job', '-o', jobId]);
       await sleep(100);
     }
+    expect(state).toMatch(/JobState=CANCELLED/);
+  });
+
+  it('nh-gate SIGKILLed mid-series: its reaper cancels the allocation, so the node is not held until the job\'s --time', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '2' });
+    const dir = mkdtempSync(join(tmpdir(), 'nh-sl-kill-'));
+    const proc = nhGate(['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '2', '--executor', 'slurm', '--slurm-config', slurmConfig({})], dir);
+    const jobId = (await runningStep('nh-gate-leg-02-B')).split('.')[0]!;
+    proc.kill('SIGKILL');
+    await proc;
+    let state = '';
+    for (let i = 0; i < 100 && !/JobState=(CANCELLED|COMPLETED)/.test(state); i++, await sleep(100)) state = slurm('scontrol', ['show', 'job', '-o', jobId]);
     expect(state).toMatch(/JobState=CANCELLED/);
   });
 

@@ -4,11 +4,11 @@
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { SlurmConfigSchema } from '../../src/slurm/config.js';
 import { repoRoot } from '../helpers/engine.js';
-import { CLUSTER_DOWN, slurmEnv } from './helpers.js';
+import { CLUSTER_DOWN, lockCluster, slurmEnv } from './helpers.js';
 
 const doc = readFileSync(join(repoRoot, 'docs', 'fleet.md'), 'utf8');
 const blocks = (lang: string): string[] => [...doc.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
@@ -28,6 +28,11 @@ describe('docs/fleet.md', () => {
   });
 
   describe.skipIf(CLUSTER_DOWN !== null)(`shell examples against the local cluster${CLUSTER_DOWN ? ` (skipped: ${CLUSTER_DOWN})` : ''}`, () => {
+    let unlock = (): void => {};
+    beforeAll(async () => {
+      unlock = await lockCluster();
+    }, 600_000);
+    afterAll(() => unlock());
     it('each line exits as its comment says', async () => {
       const results = mkdtempSync(join(tmpdir(), 'nh-docs-fleet-'));
       const lines = blocks('sh').flatMap((b) => b.split('\n')).filter((l) => l.trim() !== '');

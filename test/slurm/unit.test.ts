@@ -3,11 +3,13 @@
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { WIRE_SCHEMA_VERSION } from '../../src/slurm/wire.js';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { SlurmConfigSchema, loadSlurmConfig } from '../../src/slurm/config.js';
-import { batchScript, parseJobId, sbatchArgv, shellWord, timeLimitMinutes, type SbatchLeg } from '../../src/slurm/sbatch.js';
-import { faultOf, neverStarted, parseSacct, parseScontrol, parseSqueue, RUNNER_RUN_DIR_EXIT } from '../../src/slurm/state.js';
+import { batchScript, parseJobId, sbatchArgv, shellWord, srunArgv, timeLimitMinutes, type SbatchLeg } from '../../src/slurm/sbatch.js';
+import { faultOf, HOLDER_LOCKED_EXIT, neverStarted, parseSacct, parseSacctStep, parseScontrol, parseSqueue, RUNNER_RUN_DIR_EXIT, stepFault, stepIdOf } from '../../src/slurm/state.js';
+import { legBlock } from '../../src/gates/blocks.js';
 import { compareArms } from '../../src/gates/compare.js';
 import { legStands } from '../../src/gates/resume.js';
 import { parseExecutor } from '../../src/cli/executor.js';
@@ -131,10 +133,7 @@ describe('Slurm config', () => {
   it('--executor: a value other than local|slurm, --slurm-config alone, and commands not yet through Slurm are named', () => {
     expect(() => parseExecutor({ executor: 'k8s' }, 'a3', true)).toThrow(/--executor k8s is not local or slurm/);
     expect(() => parseExecutor({ executor: 'local', slurmConfig: 'x.json' }, 'a3', true)).toThrow(/without --executor slurm/);
-    expect(parseExecutor({ executor: 'slurm' }, 'busy', true)).toBe('slurm');
-    expect(parseExecutor({ executor: 'slurm' }, 'mutate', true)).toBe('slurm');
-    // The guard stays for a command added later without a Slurm path.
-    expect(() => parseExecutor({ executor: 'slurm' }, 'history', false)).toThrow(/history --executor slurm' is not built yet/);
+    expect(() => parseExecutor({ executor: 'slurm' }, 'busy', false)).toThrow(/busy --executor slurm' is not built yet/);
     expect(parseExecutor({}, 'ab', true)).toBe('local');
   });
 });
@@ -199,9 +198,63 @@ describe('named errors with no cluster', () => {
     expect(r.stderr).toMatch(/on n9: RUN_DIR_UNREACHABLE: cannot read \/nonexistent\/run\/legs\/leg-01-A\.request\.json \(ENOENT\): the run directory must be on a filesystem this node mounts at the same path/);
     const run = mkdtempSync(join(tmpdir(), 'nh-runner-'));
     mkdirSync(join(run, 'legs'));
-    writeFileSync(join(run, 'legs', 'r.json'), JSON.stringify({ schemaVersion: 2, kind: 'leg', name: 'r', runDir: join(run, 'gone'), body: {} }));
+    writeFileSync(join(run, 'legs', 'r.json'), JSON.stringify({ schemaVersion: WIRE_SCHEMA_VERSION, kind: 'leg', name: 'r', runDir: join(run, 'gone'), body: {} }));
     const w = await execa(process.execPath, [join(repoRoot, 'dist', 'slurm', 'runner.js'), join(run, 'legs', 'r.json')], { reject: false });
     expect(w.exitCode).toBe(RUNNER_RUN_DIR_EXIT);
     expect(w.stderr).toMatch(/cannot write .*gone\/legs \(ENOENT\)/);
+    // A request from another nh-gate version is named as such, not misread.
+    writeFileSync(join(run, 'legs', 'old.json'), JSON.stringify({ schemaVersion: 1, runDir: run, leg: {} }));
+    const old = await execa(process.execPath, [join(repoRoot, 'dist', 'slurm', 'runner.js'), join(run, 'legs', 'old.json')], { reject: false });
+    expect(old.exitCode).toBe(RUNNER_RUN_DIR_EXIT);
+    expect(old.stderr).toMatch(/is request schema 1, this runner reads 2: the nodes run another nh-gate version/);
+  });
+});
+
+describe('leases: the pure parts', () => {
+  it('a step is srun into the allocation with the runner as its one task; the step\'s --time is its own', () => {
+    const c = SlurmConfigSchema.parse({ schemaVersion: 1 });
+    const argv = srunArgv(c, { jobId: '70', stepName: 'nh-gate-leg-01-A', timeoutS: 60, outputPath: '/r/legs/leg-01-A.slurm.out', nodeBinary: '/usr/bin/node', runnerPath: '/p/runner.js', requestPath: '/r/legs/leg-01-A.request.json' });
+    expect(argv.slice(0, 2)).toEqual(['srun', '--jobid=70']);
+    expect(argv).toEqual(expect.arrayContaining(['--overlap', '--nodes=1', '--ntasks=1', '--time=3', '--export=NONE', '--output=/r/legs/leg-01-A.slurm.out', '--verbose']));
+    expect(argv.slice(-3)).toEqual(['/usr/bin/node', '/p/runner.js', '/r/legs/leg-01-A.request.json']);
+    // The holder's job runs the runner with --hold before its request.
+    const hold = sbatchArgv(c, { jobName: 'nh-gate-lease-01', arm: 'single', arch: 'cpu', pinnedNode: null, timeoutS: 240, outputPath: '/o', scriptPath: '/s.sh', requestPath: '/r.json', hold: true });
+    expect(hold.slice(-3)).toEqual(['/s.sh', '--hold', '/r.json']);
+  });
+
+  it('reads the step id srun names, and a step\'s line from sacct among the job\'s', () => {
+    expect(stepIdOf('srun: jobid 70: nodes(1)\nsrun: launching StepId=70.3 on host n1, 1 tasks: 0')).toBe('70.3');
+    expect(stepIdOf('srun: error: Unable to create step')).toBeNull();
+    expect(parseSacctStep('70|RUNNING|0:0|n1\n70.batch|RUNNING|0:0|n1\n70.3|CANCELLED by 0|0:15|n1\n', '70.3')).toEqual({ state: 'CANCELLED', reason: null, node: 'n1', exitCode: '0:15', source: 'sacct' });
+    expect(parseSacctStep('70|RUNNING|0:0|n1\n', '70.3')).toBeNull();
+  });
+
+  it('a step that ended on its own (the allocation lives) is named from Slurm\'s words', () => {
+    const f = (exit: number | null, text: string) => formatReason(stepFault('70.3', 'n1', exit, text, '/o'));
+    expect(f(137, 'srun: Job step aborted\nslurmstepd-n1: error: *** STEP 70.3 ON n1 CANCELLED AT 2026-12-01T12:07:43 DUE TO TIME LIMIT ***')).toMatch(/^SLURM_TIMEOUT: step 70\.3 on n1 ran past its --time/);
+    expect(f(137, 'slurmstepd-n1: error: *** STEP 70.3 ON n1 CANCELLED AT 2026-12-01T12:07:43 ***')).toMatch(/^SLURM_CANCELLED: step 70\.3 on n1 was cancelled/);
+    expect(f(RUNNER_RUN_DIR_EXIT, 'srun: error: n1: task 0: Exited with exit code 78')).toMatch(/^RUN_DIR_UNREACHABLE: step 70\.3/);
+    expect(f(1, 'srun: error: n1: task 0: Exited with exit code 1')).toMatch(/^SLURM_FAILED: step 70\.3 on n1 ended with srun exit 1 and no record \(srun: error: n1: task 0: Exited with exit code 1\)/);
+  });
+
+  it('a holder that found the node\'s GPU lock held ends its allocation: NODE_LOCKED, not a generic failure', () => {
+    const r = faultOf('71', { state: 'FAILED', reason: 'NonZeroExitCode', node: 'n1', exitCode: `${HOLDER_LOCKED_EXIT}:0`, source: 'scontrol' }, false, '/o');
+    expect(formatReason(r!)).toMatch(/^NODE_LOCKED: job 71 on n1 ended FAILED .*GPU lock is held by another nh-gate \(see \/o\)/);
+  });
+
+  it('the ABBA block of a leg: warm-up legs join the first block; the last block may be short', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map((i) => legBlock(i, 0, 8))).toEqual([0, 0, 0, 0, 1, 1, 1, 1].map((block) => ({ block, blockLegs: 4 })));
+    expect([0, 1, 2, 5, 6, 7].map((i) => legBlock(i, 2, 8))).toEqual([{ block: 0, blockLegs: 6 }, { block: 0, blockLegs: 6 }, { block: 0, blockLegs: 6 }, { block: 0, blockLegs: 6 }, { block: 1, blockLegs: 2 }, { block: 1, blockLegs: 2 }]);
+    expect(legBlock(0, 0, 1)).toEqual({ block: 0, blockLegs: 1 });
+  });
+
+  it('armArgs need jobPer leg (arms in one allocation cannot be placed apart): BAD_CONFIG naming both keys', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nh-slcfg-'));
+    const f = join(dir, 'nh-gate.slurm.json');
+    writeFileSync(f, JSON.stringify({ schemaVersion: 1, armArgs: { A: ['--nodelist=n1'], B: [] } }));
+    expect(() => loadSlurmConfig(f)).toThrow(/armArgs places the arms in jobs of their own, but jobPer is 'series'.*set "jobPer": "leg"/);
+    writeFileSync(f, JSON.stringify({ schemaVersion: 1, jobPer: 'leg', armArgs: { A: ['--nodelist=n1'], B: [] } }));
+    expect(loadSlurmConfig(f).config.jobPer).toBe('leg');
+    expect(SlurmConfigSchema.parse({ schemaVersion: 1 })).toMatchObject({ jobPer: 'series', nodeLock: '/tmp/nh-gate-gpu-%n.lock' });
   });
 });
