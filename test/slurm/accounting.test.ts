@@ -84,7 +84,7 @@ describe.skipIf(ACCOUNTING_DOWN !== null)(`accounting on the local Slurm cluster
   let unlock = (): void => {};
   beforeAll(async () => {
     unlock = await lockCluster();
-  }, 600_000);
+  }, 1_200_000);
   afterAll(() => {
     resumeNodes('n1,n2');
     unlock();

@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/results/types.js';
 import { repoRoot } from '../helpers/engine.js';
 import { ensureDist, makeRepo } from '../mutate/helpers.js';
-import { CLUSTER_DOWN, nhGate, slurm, slurmConfig, slurmEnv } from './helpers.js';
+import { CLUSTER_DOWN, lockCluster, nhGate, slurm, slurmConfig, slurmEnv } from './helpers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // The node GPU lock a lease holds: this file's own, so a cluster of another checkout on this host (same node
@@ -46,9 +46,13 @@ function mutate(args: string[], cwd = repoRoot) {
 }
 
 describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm cluster${CLUSTER_DOWN ? ` (skipped: ${CLUSTER_DOWN})` : ''}`, () => {
-  beforeAll(() => {
+  // One cluster test file at a time: another file's jobs (the same lease names) must not be taken for ours.
+  let unlock: () => void = () => {};
+  beforeAll(async () => {
     ensureDist();
-  });
+    unlock = await lockCluster();
+  }, 1_200_000);
+  afterAll(() => unlock());
 
   it('busy --executor slurm on n1: MEASURED from the node\'s stand-in NVML samples, with the job, the node and the node\'s silicon', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-'));
@@ -83,7 +87,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
   it('busy whose job is cancelled with scancel: NOT MEASURED naming SLURM_CANCELLED, exit 3', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-cancel-'));
     const proc = nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg(), '--json', '--', 'sh', '-c', 'echo start; sleep 30; echo bye'], dir);
-    const jobId = await runningJob('nh-gate-lease-01', 60_000);
+    const jobId = await runningJob('nh-gate-lease-01', 60_000, dir);
     // The command runs once the busy step is up in the allocation.
     await runningStep(jobId, 'nh-gate-busy');
     await sleep(500);
@@ -101,7 +105,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
   it('Ctrl-C of a busy through Slurm cancels its allocation: interrupted, NOT MEASURED, exit 3', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-int-'));
     const proc = nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg(), '--json', '--', 'sh', '-c', 'echo start; sleep 30; echo bye'], dir);
-    const jobId = await runningJob('nh-gate-lease-01', 60_000);
+    const jobId = await runningJob('nh-gate-lease-01', 60_000, dir);
     await runningStep(jobId, 'nh-gate-busy');
     proc.kill('SIGINT');
     const r = await proc;

@@ -34,7 +34,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
   beforeAll(async () => {
     await ensureEngineBuilt();
     unlock = await lockCluster();
-  }, 600_000);
+  }, 1_200_000);
   afterAll(() => {
     resumeNodes('n1,n2');
     unlock();

@@ -31,7 +31,7 @@ describe('docs/fleet.md', () => {
     let unlock = (): void => {};
     beforeAll(async () => {
       unlock = await lockCluster();
-    }, 600_000);
+    }, 1_200_000);
     afterAll(() => unlock());
     it('each line exits as its comment says', async () => {
       const results = mkdtempSync(join(tmpdir(), 'nh-docs-fleet-'));

@@ -45,7 +45,7 @@ if (ACCOUNTING_DOWN && !CLUSTER_DOWN) process.stderr.write(`slurm accounting tes
 // One test file at a time on the cluster: the files drain, down and preempt nodes, which would void the
 // legs of another file running at the same time (vitest runs two files at once). A lock directory beside
 // slurm.conf holding the owner's pid; a dead owner's lock is taken over. Returns the release.
-export async function lockCluster(timeoutMs = 590_000): Promise<() => void> {
+export async function lockCluster(timeoutMs = 1_190_000): Promise<() => void> {
   const lock = join(dirname(SLURM_CONF), 'tests.lock');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
