@@ -86,7 +86,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
 
   it('busy whose job is cancelled with scancel: NOT MEASURED naming SLURM_CANCELLED, exit 3', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-cancel-'));
-    const proc = nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg(), '--json', '--', 'sh', '-c', 'echo start; sleep 30; echo bye'], dir);
+    const proc = nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg(), '--json', '--results-dir', dir, '--', 'sh', '-c', 'echo start; sleep 30; echo bye'], dir);
     const jobId = await runningJob('nh-gate-lease-01', 60_000, dir);
     // The command runs once the busy step is up in the allocation.
     await runningStep(jobId, 'nh-gate-busy');
@@ -104,7 +104,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
 
   it('Ctrl-C of a busy through Slurm cancels its allocation: interrupted, NOT MEASURED, exit 3', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-busy-int-'));
-    const proc = nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg(), '--json', '--', 'sh', '-c', 'echo start; sleep 30; echo bye'], dir);
+    const proc = nhGate(['busy', '--executor', 'slurm', '--slurm-config', cfg(), '--json', '--results-dir', dir, '--', 'sh', '-c', 'echo start; sleep 30; echo bye'], dir);
     const jobId = await runningJob('nh-gate-lease-01', 60_000, dir);
     await runningStep(jobId, 'nh-gate-busy');
     proc.kill('SIGINT');
