@@ -68,7 +68,7 @@ export interface SlurmTasksOptions {
 }
 
 // The runner shipped in this package: dist/slurm/runner.js beside this file.
-export function defaultRunnerPath(): string {
+function defaultRunnerPath(): string {
   return fileURLToPath(new URL('./runner.js', import.meta.url));
 }
 
@@ -111,7 +111,6 @@ interface Lease {
   jobId: string;
   scope: string;
   node: string | null;
-  outputPath: string;
 }
 
 // How a job waits: until it runs (a lease) or ends (a task job); a pending job past startTimeoutS is cancelled.
@@ -128,9 +127,12 @@ export function slurmTasks(o: SlurmTasksOptions): SlurmTasks {
   let lease: Lease | null = null;
   let leases = 0;
 
+  // The batch script is the same for every job of a run directory: written once per directory.
+  const scripts = new Set<string>();
   const script = (runDir: string): string => {
     const path = legJobFiles(runDir, 'x').script;
-    writeAtomic(path, batchScript(nodeBinary, runnerPath));
+    if (!scripts.has(path) || !existsSync(path)) writeAtomic(path, batchScript(nodeBinary, runnerPath));
+    scripts.add(path);
     return path;
   };
   const scopeOf = (t: Pick<NodeTask, 'block'>): string => (c.jobPer === 'block' ? `block-${t.block + 1}` : 'series');
@@ -257,7 +259,7 @@ export function slurmTasks(o: SlurmTasksOptions): SlurmTasks {
     // word that it holds the node's GPU lock (and so will hear the release).
     const up = await holderUp(sub.jobId, f.node, f.output, site.signal);
     if (up !== null) return 'interrupted' in up ? { interrupted: true, jobId: sub.jobId } : { fault: up.fault, jobId: sub.jobId, state: up.state };
-    lease = { jobId: sub.jobId, scope, node: w.state.node, outputPath: f.output };
+    lease = { jobId: sub.jobId, scope, node: w.state.node };
     return { lease };
   }
 
