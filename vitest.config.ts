@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 600_000,
     pool: 'forks',
     maxWorkers: 2,
+    // After vitest's summary: one line per missing build that skipped tests, with the command that builds it.
+    reporters: ['default', './test/reporters/needs.ts'],
   },
 });

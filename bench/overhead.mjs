@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadInputs } from '../dist/gates/setup.js';
-import { runLeg } from '../dist/gates/leg.js';
+import { runLeg } from '../dist/gates/leg/leg.js';
 import { planA3 } from '../dist/plan/plan.js';
 import { buildVars } from '../dist/build/build.js';
 import { expandArgv, expandString } from '../dist/build/template.js';

@@ -11,7 +11,7 @@ import { mkdtempSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadInputs } from '../dist/gates/setup.js';
-import { runLeg } from '../dist/gates/leg.js';
+import { runLeg } from '../dist/gates/leg/leg.js';
 import { planA3 } from '../dist/plan/plan.js';
 import { buildVars } from '../dist/build/build.js';
 import { expandString } from '../dist/build/template.js';

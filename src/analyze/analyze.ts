@@ -7,10 +7,10 @@ import { busyFromSamples, type BusyFigures, type UtilPoint, type WindowS } from 
 import { compareToBaseline } from '../quantity/compare.js';
 import { withheld } from '../quantity/make.js';
 import { perOutputToken } from '../quantity/perToken.js';
-import { engineTimerFigure } from '../gates/engineTimer.js';
+import { engineTimerFigure } from '../gates/leg/engineTimer.js';
 import type { Quantity } from '../quantity/types.js';
 import { judgeTokenGate, type TokenGate } from './tokenGate.js';
-import { decodeWindowOf } from '../gates/window.js';
+import { decodeWindowOf } from '../gates/leg/window.js';
 import { legClass } from '../gates/verdict.js';
 import type { LegRecord } from '../results/types.js';
 
@@ -47,7 +47,7 @@ export interface Analysis {
   leg: LegRecord | null;
 }
 
-// The decode window: --window when given; else the one rule the gates use (gates/window.ts).
+// The decode window: --window when given; else the one rule the gates use (gates/leg/window.ts).
 export function deriveDecodeWindow(report: DriverReport, flag: WindowS | null): DecodeWindow {
   const dw = decodeWindowOf(report, 'decode');
   if (flag) return { window: flag, source: 'flag', block: dw.block, why: 'given by --window' };

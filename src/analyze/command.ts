@@ -14,7 +14,7 @@ import { MAX_LINE_CHARS } from '../exec/lines.js';
 import type { UtilPoint } from '../quantity/busy.js';
 import { analyze } from './analyze.js';
 import { analysisJson, renderAnalysisText } from './render.js';
-import { detectProfile, readDriverLog } from '../gates/logRead.js';
+import { detectProfile, readDriverLog } from '../gates/leg/logRead.js';
 import { parseWindowArg } from './window.js';
 
 export interface AnalyzeOptions {

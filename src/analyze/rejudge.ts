@@ -4,8 +4,8 @@ import type { DriverReport } from '../profiles/types.js';
 import type { LegRecord } from '../results/types.js';
 import type { LegLogHeader, LegLogTrailer } from '../results/legLog.js';
 import type { ProcessRun } from '../exec/types.js';
-import { readEngineEvents } from '../gates/events.js';
-import { judgeLeg } from '../gates/judge.js';
+import { readEngineEvents } from '../gates/leg/events.js';
+import { judgeLeg } from '../gates/leg/judge.js';
 
 // A leg log judged again, offline, by the very function the leg used (judgeLeg): same report, same
 // golden, same events file, same process end. Only what the log cannot hold (busy samples, silicon) is absent.

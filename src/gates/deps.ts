@@ -1,6 +1,6 @@
 import type { Executor } from '../exec/types.js';
 import type { Silicon } from '../silicon/types.js';
-import type { LegRunner } from './legRunner.js';
+import type { LegRunner } from './leg/legRunner.js';
 import type { BusySampler, BusySamplerOptions, ComputeProcessesResult } from '../sampler/types.js';
 
 // The effects a gate needs, in one seam: the CLI passes the real ones, tests may pass deterministic ones.
@@ -13,7 +13,7 @@ export interface GateDeps {
   // Progress goes to stderr, and only when it is a terminal.
   isTty: boolean;
   progress: (line: string) => void;
-  // Where legs run: absent → on this host (src/gates/observe.ts); set → e.g. as Slurm jobs (--executor slurm).
+  // Where legs run: absent → on this host (src/gates/leg/observe.ts); set → e.g. as Slurm jobs (--executor slurm).
   legRunner?: LegRunner;
 }
 

@@ -24,7 +24,7 @@ import { formatReason, reason, type VoidCode } from '../verdict/reasons.js';
 import type { GateDeps } from './deps.js';
 import type { Inputs } from './setup.js';
 import { checkArch, checkArchForNodes } from './arch.js';
-import { runLeg, type LegOutcome } from './leg.js';
+import { runLeg, type LegOutcome } from './leg/leg.js';
 import { checkResumable, loadResume } from './resume.js';
 import { placeDriverGolden } from './driverGolden.js';
 import { requireCheckpoint } from './checkpoint.js';

@@ -1,4 +1,4 @@
-import type { BusyExecutor } from '../gates/busy.js';
+import type { BusyExecutor } from '../gates/busy/busy.js';
 import { busyObservedFromRecord } from './tasks/busy.js';
 import type { SlurmTasks } from './task.js';
 import { forOneRun } from './taskFault.js';

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { monoNs } from '../exec/clock.js';
 import { writeAtomic } from '../io/atomic.js';
-import type { LegRunner, LegRunOutcome } from '../gates/legRunner.js';
-import { legFiles, type LegObserved, type LegRequest } from '../gates/observe.js';
+import type { LegRunner, LegRunOutcome } from '../gates/leg/legRunner.js';
+import { legFiles, type LegObserved, type LegRequest } from '../gates/leg/observe.js';
 import { slurmTasks, type SlurmTasksOptions } from './task.js';
 import { legObservedFromWire } from './wire.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ProcessRun } from '../exec/types.js';
 import type { Silicon } from '../silicon/types.js';
-import type { LegObserved } from '../gates/observe.js';
+import type { LegObserved } from '../gates/leg/observe.js';
 import type { Reason } from '../verdict/reasons.js';
 
 // The files a Slurm task travels in: the request nh-gate writes for the node, and the record the node's

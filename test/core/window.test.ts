@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDriverReader } from '../../src/profiles/reader.js';
 import { NEMOTRON_H } from '../../src/profiles/builtin.js';
-import { decodeBlock, decodeWindowOf } from '../../src/gates/window.js';
+import { decodeBlock, decodeWindowOf } from '../../src/gates/leg/window.js';
 import { A3_PASS } from './fixtures.js';
 
 function report(lines: readonly string[], times?: readonly (number | undefined)[]) {

@@ -3,12 +3,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { ensureEngineBuilt, repoRoot } from '../helpers/engine.js';
+import { needsTitle } from '../helpers/needs.js';
 
 // Compiling the CUDA arm takes minutes on 2 cores, so CI opts in: NH_REF_CUDA_COMPILE=1 (needs nvcc).
 // Without it the case is reported as skipped by vitest, never as passed.
 const enabled = process.env['NH_REF_CUDA_COMPILE'] === '1';
 
-describe.skipIf(!enabled)('CUDA device arm compiles here (arch 90) even without a GPU', () => {
+describe.skipIf(!enabled)(needsTitle('CUDA device arm compiles here (arch 90) even without a GPU', { what: 'the CUDA compile (nvcc, minutes on 2 cores)', ready: enabled, build: 'NH_REF_CUDA_COMPILE=1 npm test' }), () => {
   it('configure prints every cell ENABLED for [90]; the binaries build; no GPU is refused by name', async () => {
     const buildDir = path.join(repoRoot, '.nh-gate', 'build', 'nh-ref-90');
     const script = path.join(repoRoot, 'native', 'engine', 'scripts', 'build-cuda.sh');

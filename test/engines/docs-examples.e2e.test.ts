@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { repoRoot } from '../helpers/engine.js';
-import { CLI, llamaReady } from './llama.js';
+import { CLI, LLAMA_NEED, llamaReady } from './llama.js';
+import { needsTitle } from '../helpers/needs.js';
 
 // Every `npx nh-gate …` line of docs/engines.md, run in order in a scratch directory that links to this
 // repository (its goldens/ is a copy, so `golden accept` cannot touch the committed ones).
@@ -29,7 +30,7 @@ const EXPECT: Array<[RegExp, RegExp, number[]]> = [
   [/flash-attn-ab/, /FLASH_ATTN=off\]: exit 0; tokens 128\/128[\s\S]*FLASH_ATTN=on\]: exit 0; tokens 128\/128[\s\S]*(SUPPORTED|REFUTED|UNRESOLVED)/, [0, 3]],
 ];
 
-describe.skipIf(!llamaReady)('docs/engines.md: every example runs', () => {
+describe.skipIf(!llamaReady)(needsTitle('docs/engines.md: every example runs', LLAMA_NEED), () => {
   const dir = mkdtempSync(join(tmpdir(), 'nh-gate-engines-doc-'));
   for (const d of ['recipes', 'oracles', 'drivers', 'profiles', 'scripts', '.cache', 'gates']) symlinkSync(join(repoRoot, d), join(dir, d));
   cpSync(join(repoRoot, 'goldens'), join(dir, 'goldens'), { recursive: true });

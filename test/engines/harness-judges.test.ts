@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { resolveProfile } from '../../src/config/profiles.js';
 import { createDriverReader } from '../../src/profiles/reader.js';
-import { judgeFromIds, judgeFromRows } from '../../src/gates/tokens.js';
-import { crossCheck } from '../../src/gates/crosscheck.js';
-import { engineTimerFigure, harnessAfterFirst, timerRatio } from '../../src/gates/engineTimer.js';
-import type { ModeEvents } from '../../src/gates/events.js';
-import { interTokenLatency, timeToFirstToken } from '../../src/gates/latency.js';
+import { judgeFromIds, judgeFromRows } from '../../src/gates/leg/tokens.js';
+import { crossCheck } from '../../src/gates/leg/crosscheck.js';
+import { engineTimerFigure, harnessAfterFirst, timerRatio } from '../../src/gates/leg/engineTimer.js';
+import type { ModeEvents } from '../../src/gates/leg/events.js';
+import { interTokenLatency, timeToFirstToken } from '../../src/gates/leg/latency.js';
 import { golden } from '../gates/fixtures.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { repoRoot } from '../helpers/engine.js';
-import { CLI, llamaReady } from './llama.js';
+import { CLI, LLAMA_NEED, llamaReady } from './llama.js';
+import { needsTitle } from '../helpers/needs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nh-gate-llama-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,7 +23,7 @@ function editedGolden(name: string, prompt: number, position: number, token: num
   return file;
 }
 
-describe.skipIf(!llamaReady)('llama.cpp judged by the harness', () => {
+describe.skipIf(!llamaReady)(needsTitle('llama.cpp judged by the harness', LLAMA_NEED), () => {
   it('a driver that prints only token ids (no events file) is judged by the harness: STRICT PASS from printed ids', async () => {
     const recipe = JSON.parse(readFileSync(join(repoRoot, 'recipes', 'llama-cpp.json'), 'utf8'));
     recipe.name = 'llama-cpp-ids-only';

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execaSync } from 'execa';
 import { repoRoot } from '../helpers/engine.js';
+import type { Need } from '../helpers/needs.js';
 
 // Whether the llama.cpp CPU build (scripts/ci/llama-cpp.sh) and numpy are here. Tests that need them are
 // skipped, and vitest counts them as skipped, when they are not: the reason is printed once.
@@ -18,6 +19,7 @@ function numpy(): boolean {
 }
 
 export const llamaReady = existsSync(LLAMA_SERVER) && existsSync(TINY_GGUF) && numpy();
-if (!llamaReady) process.stderr.write(`[test] llama.cpp tests SKIPPED: ${LLAMA_SERVER} or ${TINY_GGUF} or numpy missing — run scripts/ci/llama-cpp.sh\n`);
+// The summary line of skipped llama.cpp tests (test/reporters/needs.ts) names this command.
+export const LLAMA_NEED: Need = { what: 'llama-server (CPU) and its tiny GGUF', ready: llamaReady, build: 'bash scripts/ci/llama-cpp.sh' };
 
 export const CLI = join(repoRoot, 'bin', 'nh-gate.js');

@@ -1,9 +1,9 @@
-// The pure judge of `nh-gate busy` (src/gates/busyJudge.ts): both executors hand it an observation, so
+// The pure judge of `nh-gate busy` (src/gates/busy/busyJudge.ts): both executors hand it an observation, so
 // these cases pin what it decides from marker times and samples alone, with no process and no sampler.
 import { describe, expect, it } from 'vitest';
 import type { SamplesFile } from '../../src/config/load.js';
 import type { ProcessRun } from '../../src/exec/types.js';
-import { busyWindow, judgeBusy, markerScanner, type BusyObserved } from '../../src/gates/busyJudge.js';
+import { busyWindow, judgeBusy, markerScanner, type BusyObserved } from '../../src/gates/busy/busyJudge.js';
 import { reason } from '../../src/verdict/reasons.js';
 import { H200 } from './fake.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareArms, diffCounters } from '../../src/gates/compare.js';
+import { compareArms, diffCounters } from '../../src/gates/ab/compare.js';
 import { leg } from './fixtures.js';
 
 const hyp = (pct: number) => ({ statement: 's', metric: 'perOutputToken' as const, expect: 'on-faster' as const, refutedIfLessThanPct: pct, refutationFails: true });
@@ -69,7 +69,7 @@ describe('A/B comparison', () => {
 
 describe('spread rendering', () => {
   it('never prints NaN for a spread over legs whose minimum is 0 (seen on the H200: host-arm busy 0.00% in every leg)', async () => {
-    const { pct } = await import('../../src/gates/ab.js');
+    const { pct } = await import('../../src/gates/ab/ab.js');
     expect(pct(Number.NaN)).toBe('undefined (the smallest leg is 0)');
     expect(pct(null)).toBe('n<2');
     expect(pct(0.326)).toBe('32.6%');

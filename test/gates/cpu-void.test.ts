@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCpuContention } from '../../src/gates/cpuVoid.js';
+import { applyCpuContention } from '../../src/gates/leg/cpuVoid.js';
 import { GateSchema } from '../../src/config/gate.js';
 import { leg } from './fixtures.js';
 

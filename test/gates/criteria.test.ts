@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeCriteria, judgeCriterion, checkCriteriaProducible } from '../../src/gates/criteria.js';
+import { judgeCriteria, judgeCriterion, checkCriteriaProducible } from '../../src/gates/ab/criteria.js';
 import { CriteriaSchema, type Criteria } from '../../src/config/criteria.js';
 import { GateSchema } from '../../src/config/gate.js';
 import { measured } from '../../src/quantity/make.js';

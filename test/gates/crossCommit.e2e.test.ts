@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { repoRoot } from '../helpers/engine.js';
 import { loadInputs } from '../../src/gates/setup.js';
-import { runCrossCommit } from '../../src/gates/crossCommit.js';
+import { runCrossCommit } from '../../src/gates/ab/crossCommit.js';
 import { realDeps } from '../../src/gates/deps.js';
 import { NhGateError } from '../../src/errors.js';
 

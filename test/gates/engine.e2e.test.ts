@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ensureEngineBuilt, repoRoot } from '../helpers/engine.js';
 import { loadInputs } from '../../src/gates/setup.js';
 import { runA3 } from '../../src/gates/a3.js';
-import { runAb } from '../../src/gates/ab.js';
+import { runAb } from '../../src/gates/ab/ab.js';
 import { realDeps } from '../../src/gates/deps.js';
 import { NhGateError } from '../../src/errors.js';
 

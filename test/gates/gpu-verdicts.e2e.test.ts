@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadInputs } from '../../src/gates/setup.js';
-import { runAb } from '../../src/gates/ab.js';
+import { runAb } from '../../src/gates/ab/ab.js';
 import { realDeps } from '../../src/gates/deps.js';
 import { fakeRepo } from './fake.js';
 import { ensureAddonBuilt, FAKE_NVML, pathWithSmi } from '../sampler/helpers.js';

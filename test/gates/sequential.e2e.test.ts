@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { ensureEngineBuilt, repoRoot } from '../helpers/engine.js';
 import { loadInputs } from '../../src/gates/setup.js';
-import { runAbSequential } from '../../src/gates/abSequential.js';
+import { runAbSequential } from '../../src/gates/ab/abSequential.js';
 import { realDeps } from '../../src/gates/deps.js';
 import { NhGateError } from '../../src/errors.js';
 import { siliconKey } from '../../src/silicon/types.js';
-import { FALSE_ALARM_FIGURE } from '../../src/gates/calibration.js';
+import { FALSE_ALARM_FIGURE } from '../../src/gates/ab/calibration.js';
 
 function isolate(): string {
   const dir = mkdtempSync(join(tmpdir(), 'nh-seq-'));
@@ -91,7 +91,7 @@ describe('ab --sequential on the reference engine', () => {
     const gp = join(base, 'warm.json');
     writeFileSync(gp, JSON.stringify(g));
     const inputs = loadInputs({ command: 'ab', gate: gp });
-    const { runAb } = await import('../../src/gates/ab.js');
+    const { runAb } = await import('../../src/gates/ab/ab.js');
     const fixed = await runAb({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base }, await realDeps());
     expect(fixed.result.legs).toHaveLength(6);
     expect(fixed.result.legs.slice(0, 2).map((l) => l.label)).toEqual(['warm-up 1 (A, discarded)', 'warm-up 2 (B, discarded)']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { blockLogRatios, logCriterion } from '../../src/gates/blocks.js';
-import { blockBudget, judgeSequential } from '../../src/gates/sequentialJudge.js';
-import { findCalibration, judgeAa, FALSE_ALARM_FIGURE } from '../../src/gates/calibration.js';
+import { blockLogRatios, logCriterion } from '../../src/gates/ab/blocks.js';
+import { blockBudget, judgeSequential } from '../../src/gates/ab/sequentialJudge.js';
+import { findCalibration, judgeAa, FALSE_ALARM_FIGURE } from '../../src/gates/ab/calibration.js';
 import { parseLedger } from '../../src/results/ledgerRead.js';
 import { withWarmup, isWarmup } from '../../src/plan/warmup.js';
 import { planAb } from '../../src/plan/plan.js';

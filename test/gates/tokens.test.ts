@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeFromEvents, judgeFromRows } from '../../src/gates/tokens.js';
+import { judgeFromEvents, judgeFromRows } from '../../src/gates/leg/tokens.js';
 import type { PromptRow } from '../../src/profiles/types.js';
 import { golden } from './fixtures.js';
 

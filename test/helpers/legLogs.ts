@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { readDriverLog, detectProfile } from '../../src/gates/logRead.js';
+import { readDriverLog, detectProfile } from '../../src/gates/leg/logRead.js';
 import { analyze } from '../../src/analyze/analyze.js';
 import { rejudgeLegLog } from '../../src/analyze/rejudge.js';
 import { loadGolden } from '../../src/config/load.js';

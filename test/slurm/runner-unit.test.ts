@@ -8,7 +8,7 @@ import { slurmLegRunner } from '../../src/slurm/legRunner.js';
 import { SlurmConfigSchema } from '../../src/slurm/config.js';
 import type { SlurmClient } from '../../src/slurm/client.js';
 import type { JobState } from '../../src/slurm/state.js';
-import type { LegRequest } from '../../src/gates/observe.js';
+import type { LegRequest } from '../../src/gates/leg/observe.js';
 import { legJobFiles } from '../../src/slurm/sbatch.js';
 import { legObservedToWire, taskRecordJson } from '../../src/slurm/wire.js';
 import type { ProcessRun } from '../../src/exec/types.js';

@@ -69,7 +69,7 @@ export function register(program: Command): void {
         parseExecutor(opts, 'ab', true);
         const timeoutS = positiveSeconds('--timeout', opts.timeout);
         const [{ loadInputs }, { runAb }, { realDeps }, { printOutcome }, { planAb, describePlan }] = await Promise.all([
-          import('../../gates/setup.js'), import('../../gates/ab.js'), import('../../gates/deps.js'), import('../../report/print.js'), import('../../plan/plan.js'),
+          import('../../gates/setup.js'), import('../../gates/ab/ab.js'), import('../../gates/deps.js'), import('../../report/print.js'), import('../../plan/plan.js'),
         ]);
         const cross = crossCommitRequested(opts);
         const spec = opts.flag === undefined ? null : parseFlagSpec(opts.flag);

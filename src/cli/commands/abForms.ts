@@ -45,7 +45,7 @@ export function crossCommitRequested(o: AbFormFlags): boolean {
 export async function runAbForm(o: AbFormFlags, inputs: Inputs, c: AbCommon): Promise<ExitClass | null> {
   const [{ realDeps }, { printOutcome }] = await Promise.all([import('../../gates/deps.js'), import('../../report/print.js')]);
   if (o.base !== undefined && o.head !== undefined) {
-    const { runCrossCommit } = await import('../../gates/crossCommit.js');
+    const { runCrossCommit } = await import('../../gates/ab/crossCommit.js');
     const out = await runCrossCommit({ ...c, inputs, base: o.base, head: o.head }, await realDeps());
     printOutcome(out.result, c.json);
     return out.exitClass;
@@ -55,7 +55,7 @@ export async function runAbForm(o: AbFormFlags, inputs: Inputs, c: AbCommon): Pr
   if (!sequential) return null;
   if (c.repeats !== undefined) throw new NhGateError('USAGE', '--repeats fixes the number of legs; a sequential A/B stops by itself', 'drop --repeats (use --budget to cap the legs)');
   const budgetLegs = o.budget === undefined ? undefined : positiveInt('--budget', o.budget);
-  const { runAbSequential, sequentialPlan } = await import('../../gates/abSequential.js');
+  const { runAbSequential, sequentialPlan } = await import('../../gates/ab/abSequential.js');
   const so = { ...c, inputs, aa: Boolean(o.aa), budgetLegs };
   if (o.dryRun) {
     const { describePlan } = await import('../../plan/plan.js');

@@ -1,11 +1,11 @@
-import type { BusyObserved } from '../../gates/busyJudge.js';
-import { BUSY_FILES, observeBusy, type BusyRequest } from '../../gates/busyObserve.js';
+import type { BusyObserved } from '../../gates/busy/busyJudge.js';
+import { BUSY_FILES, observeBusy, type BusyRequest } from '../../gates/busy/busyObserve.js';
 import { runFromWire, runToWire } from '../wire.js';
 import type { TaskHandler } from './types.js';
 
 // The node side of `busy --executor slurm`: the same observation a local busy makes (the sampler beside
 // the command, command.log with every line timed, marker times), on the GPU Slurm gave the job. Nothing
-// is judged here: the harness reads this back and judges it with src/gates/busyJudge.ts.
+// is judged here: the harness reads this back and judges it with src/gates/busy/busyJudge.ts.
 
 // The record's busy body: the observation with its process's bigint stamps as strings.
 type BusyWire = Omit<BusyObserved, 'run'> & { run: ReturnType<typeof runToWire> };

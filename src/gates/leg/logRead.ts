@@ -1,11 +1,11 @@
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
-import { NhGateError } from '../errors.js';
-import { createDriverReader } from '../profiles/reader.js';
-import { parseTimedLine } from '../profiles/timed.js';
-import { LineSplitter } from '../exec/lines.js';
-import { emptyHazards, screenLine, type OutputHazards } from '../profiles/hostile.js';
-import type { DriverReport, Profile } from '../profiles/types.js';
-import { isMetaLine, parseMetaLine, type LegLogHeader, type LegLogLine, type LegLogTrailer } from '../results/legLog.js';
+import { NhGateError } from '../../errors.js';
+import { createDriverReader } from '../../profiles/reader.js';
+import { parseTimedLine } from '../../profiles/timed.js';
+import { LineSplitter } from '../../exec/lines.js';
+import { emptyHazards, screenLine, type OutputHazards } from '../../profiles/hostile.js';
+import type { DriverReport, Profile } from '../../profiles/types.js';
+import { isMetaLine, parseMetaLine, type LegLogHeader, type LegLogLine, type LegLogTrailer } from '../../results/legLog.js';
 
 export interface LogRead {
   report: DriverReport;

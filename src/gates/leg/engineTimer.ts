@@ -1,6 +1,6 @@
-import type { EngineTimerLine } from '../profiles/types.js';
-import type { Quantity } from '../quantity/types.js';
-import { isFiniteNumber, measured, refused } from '../quantity/make.js';
+import type { EngineTimerLine } from '../../profiles/types.js';
+import type { Quantity } from '../../quantity/types.js';
+import { isFiniteNumber, measured, refused } from '../../quantity/make.js';
 import type { ModeEvents } from './events.js';
 
 // The two "per output token after the first" figures of one leg: the harness's, from per-token arrival stamps,

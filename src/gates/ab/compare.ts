@@ -1,10 +1,10 @@
-import type { Hypothesis } from '../config/gate.js';
-import { bootstrapRatioCi, type RatioCi } from '../stats/bootstrap.js';
-import { relativeSpread, median } from '../stats/summary.js';
-import { measured, refused } from '../quantity/make.js';
-import { ratio as quantityRatio } from '../quantity/compare.js';
-import type { Quantity } from '../quantity/types.js';
-import type { LegRecord } from '../results/types.js';
+import type { Hypothesis } from '../../config/gate.js';
+import { bootstrapRatioCi, type RatioCi } from '../../stats/bootstrap.js';
+import { relativeSpread, median } from '../../stats/summary.js';
+import { measured, refused } from '../../quantity/make.js';
+import { ratio as quantityRatio } from '../../quantity/compare.js';
+import type { Quantity } from '../../quantity/types.js';
+import type { LegRecord } from '../../results/types.js';
 
 // The A/B comparison over token-gated legs: per-arm values, the ratio with its bootstrap interval,
 // the spreads it cannot be separated from, the counter diff, and the verdict against the hypothesis.

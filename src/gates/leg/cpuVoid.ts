@@ -1,6 +1,6 @@
-import type { LegRecord } from '../results/types.js';
-import { refused } from '../quantity/make.js';
-import { reason } from '../verdict/reasons.js';
+import type { LegRecord } from '../../results/types.js';
+import { refused } from '../../quantity/make.js';
+import { reason } from '../../verdict/reasons.js';
 
 // A CPU leg whose host was busy with other processes (the tree's CPU_CONTENDED note, exec/ours.ts) is only
 // flagged, unless the gate asks (`voidIfCpuContended`): then it is VOID (CPU_CONTENDED) and has no speed.

@@ -1,7 +1,7 @@
-import type { Golden } from '../config/golden.js';
-import type { IdsLine, PromptRow } from '../profiles/types.js';
-import type { PromptJudgement, TokenJudgement } from '../results/types.js';
-import { reason, type Reason } from '../verdict/reasons.js';
+import type { Golden } from '../../config/golden.js';
+import type { IdsLine, PromptRow } from '../../profiles/types.js';
+import type { PromptJudgement, TokenJudgement } from '../../results/types.js';
+import { reason, type Reason } from '../../verdict/reasons.js';
 
 // The harness's own token comparison against the golden (the engine's verdict is only cross-checked).
 

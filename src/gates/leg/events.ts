@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { EngineEventSchema } from '../config/events.js';
-import { parseJsonl } from '../io/jsonl.js';
+import { EngineEventSchema } from '../../config/events.js';
+import { parseJsonl } from '../../io/jsonl.js';
 
 // The engine's --events stream, read after the leg (the boundary: each line validated with zod).
 export interface ModeEvents {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { NhGateError } from '../errors.js';
-import type { Executor } from '../exec/types.js';
-import { exitedCleanly } from '../exec/types.js';
+import { NhGateError } from '../../errors.js';
+import type { Executor } from '../../exec/types.js';
+import { exitedCleanly } from '../../exec/types.js';
 
 // Git for the cross-commit A/B: a revision to its commit sha, and a detached worktree per commit, so
 // each side builds from its own tree and the user's checkout is never touched.

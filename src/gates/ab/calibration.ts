@@ -1,9 +1,9 @@
-import type { Hypothesis, SequentialConfig } from '../config/gate.js';
-import type { LegRecord } from '../results/types.js';
-import type { LedgerRead } from '../results/ledgerRead.js';
-import { confidenceSequence } from '../stats/sequential.js';
-import { seededRandom } from '../stats/bootstrap.js';
-import { stdev } from '../stats/summary.js';
+import type { Hypothesis, SequentialConfig } from '../../config/gate.js';
+import type { LegRecord } from '../../results/types.js';
+import type { LedgerRead } from '../../results/ledgerRead.js';
+import { confidenceSequence } from '../../stats/sequential.js';
+import { seededRandom } from '../../stats/bootstrap.js';
+import { stdev } from '../../stats/summary.js';
 import { blockLogRatios, logCriterion } from './blocks.js';
 import { mixtureParams } from './sequentialJudge.js';
 

@@ -1,25 +1,25 @@
-import { legBlock } from './blocks.js';
+import { legBlock } from '../ab/blocks.js';
 import { join } from 'node:path';
-import type { Golden } from '../config/golden.js';
-import type { Recipe } from '../config/recipe.js';
-import type { Profile } from '../profiles/types.js';
-import type { Silicon } from '../silicon/types.js';
-import type { PlannedLeg } from '../plan/plan.js';
-import type { TemplateVars } from '../build/template.js';
-import { monoS } from '../exec/clock.js';
-import type { LegRecord } from '../results/types.js';
-import type { TimelineInput, AbLegPoint } from '../report/plots.js';
-import type { GateDeps } from './deps.js';
+import type { Golden } from '../../config/golden.js';
+import type { Recipe } from '../../config/recipe.js';
+import type { Profile } from '../../profiles/types.js';
+import type { Silicon } from '../../silicon/types.js';
+import type { PlannedLeg } from '../../plan/plan.js';
+import type { TemplateVars } from '../../build/template.js';
+import { monoS } from '../../exec/clock.js';
+import type { LegRecord } from '../../results/types.js';
+import type { TimelineInput, AbLegPoint } from '../../report/plots.js';
+import type { GateDeps } from '../deps.js';
 import { interTokenS, readEngineEvents } from './events.js';
 import { judgeLeg } from './judge.js';
-import { legHeaderLine } from '../results/legLog.js';
+import { legHeaderLine } from '../../results/legLog.js';
 import { observeLeg, type LegRequest } from './observe.js';
 import { readDriverLog } from './logRead.js';
-import { MAX_LINE_CHARS } from '../exec/lines.js';
-import { describeHazards, emptyHazards } from '../profiles/hostile.js';
-import { createDriverReader } from '../profiles/reader.js';
-import { NhGateError } from '../errors.js';
-import type { LogSinkResult } from '../results/logSink.js';
+import { MAX_LINE_CHARS } from '../../exec/lines.js';
+import { describeHazards, emptyHazards } from '../../profiles/hostile.js';
+import { createDriverReader } from '../../profiles/reader.js';
+import { NhGateError } from '../../errors.js';
+import type { LogSinkResult } from '../../results/logSink.js';
 import { refuseBusyCutShort } from './samplerCut.js';
 import { applyCpuContention } from './cpuVoid.js';
 import { basename, resolve } from 'node:path';
@@ -74,7 +74,7 @@ export function deviceClaim(recipe: Recipe, env: Record<string, string>): boolea
   return Object.values(recipe.flags).some((f) => f.deviceArm && env[f.env] === f.on);
 }
 
-// Runs one leg through the series' executor (here, or a Slurm job: src/gates/legRunner.ts), then reads
+// Runs one leg through the series' executor (here, or a Slurm job: src/gates/leg/legRunner.ts), then reads
 // its events and judges it (pure). The log, events and samples are in the run directory when it returns.
 export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegOutcome> {
   const name = legName(planned);

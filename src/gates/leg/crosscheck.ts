@@ -1,5 +1,5 @@
-import type { DriverReport } from '../profiles/types.js';
-import type { CrossCheck, TokenJudgement } from '../results/types.js';
+import type { DriverReport } from '../../profiles/types.js';
+import type { CrossCheck, TokenJudgement } from '../../results/types.js';
 
 // The engine's own exit codes (SPEC §4) as the verdict they stand for.
 export const ENGINE_EXIT_WORD: Record<number, string> = { 0: 'STRICT PASS', 1: 'DIVERGENCE', 2: 'REFUSING', 3: 'ZERO COMPARED', 4: 'SHORT' };

@@ -1,17 +1,17 @@
-import type { SamplesFile } from '../config/load.js';
-import { monoS } from '../exec/clock.js';
-import { describeEnd, lastLines, type ProcessRun } from '../exec/types.js';
-import { busyFromSamples } from '../quantity/busy.js';
-import { activityFromGpm } from '../quantity/activity.js';
-import { clocksOverWindow, describeClocks } from '../quantity/clocks.js';
-import { refused } from '../quantity/make.js';
-import type { Quantity } from '../quantity/types.js';
-import type { Silicon } from '../silicon/types.js';
-import type { LogSinkResult } from '../results/logSink.js';
-import type { RunResult, VerdictRecord } from '../results/types.js';
-import type { PlotInputs } from '../report/save.js';
-import { formatReason, type Reason } from '../verdict/reasons.js';
-import { NhGateError } from '../errors.js';
+import type { SamplesFile } from '../../config/load.js';
+import { monoS } from '../../exec/clock.js';
+import { describeEnd, lastLines, type ProcessRun } from '../../exec/types.js';
+import { busyFromSamples } from '../../quantity/busy.js';
+import { activityFromGpm } from '../../quantity/activity.js';
+import { clocksOverWindow, describeClocks } from '../../quantity/clocks.js';
+import { refused } from '../../quantity/make.js';
+import type { Quantity } from '../../quantity/types.js';
+import type { Silicon } from '../../silicon/types.js';
+import type { LogSinkResult } from '../../results/logSink.js';
+import type { RunResult, VerdictRecord } from '../../results/types.js';
+import type { PlotInputs } from '../../report/save.js';
+import { formatReason, type Reason } from '../../verdict/reasons.js';
+import { NhGateError } from '../../errors.js';
 
 // The harness side of `nh-gate busy`, pure: marker arrival times → window → figures → the result's
 // quantities, comparison, notes and verdict. The local executor and the Slurm one (the command ran on a

@@ -1,13 +1,13 @@
-import { planAb, type Mode } from '../plan/plan.js';
-import type { RunResult, VerdictRecord } from '../results/types.js';
-import type { GateDeps } from './deps.js';
-import type { Inputs } from './setup.js';
-import { runSeries, type SeriesOutcome } from './series.js';
+import { planAb, type Mode } from '../../plan/plan.js';
+import type { RunResult, VerdictRecord } from '../../results/types.js';
+import type { GateDeps } from '../deps.js';
+import type { Inputs } from '../setup.js';
+import { runSeries, type SeriesOutcome } from '../series.js';
 import { compareArms, type ComparisonResult } from './compare.js';
-import { worstClass, hypothesisClass, isPass, type ExitClass } from '../verdict/words.js';
-import { legClass, legWhy } from './verdict.js';
+import { worstClass, hypothesisClass, isPass, type ExitClass } from '../../verdict/words.js';
+import { legClass, legWhy } from '../verdict.js';
 import { checkCriteriaProducible, judgeCriteria, type CriteriaResult } from './criteria.js';
-import { withWarmup } from '../plan/warmup.js';
+import { withWarmup } from '../../plan/warmup.js';
 import { screenLegs } from './legScreen.js';
 
 export interface AbOptions {

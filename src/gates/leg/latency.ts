@@ -1,5 +1,5 @@
-import type { Quantity } from '../quantity/types.js';
-import { measured, refused } from '../quantity/make.js';
+import type { Quantity } from '../../quantity/types.js';
+import { measured, refused } from '../../quantity/make.js';
 import type { ModeEvents } from './events.js';
 
 // Per-token arrival stamps support two more figures than a mean: time to first token (prompt start → first

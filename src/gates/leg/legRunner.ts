@@ -1,7 +1,7 @@
-import type { Silicon } from '../silicon/types.js';
-import type { SlurmLegInfo } from '../results/types.js';
+import type { Silicon } from '../../silicon/types.js';
+import type { SlurmLegInfo } from '../../results/types.js';
 import type { LegObserved, LegRequest } from './observe.js';
-import type { Reason } from '../verdict/reasons.js';
+import type { Reason } from '../../verdict/reasons.js';
 
 // The executor seam of a series: a leg runs here (local) or as a Slurm job (src/slurm/legRunner.ts);
 // either way it comes back as the same observation, and the series judges it the same way.

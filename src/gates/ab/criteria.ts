@@ -1,13 +1,13 @@
-import type { Criteria, Criterion } from '../config/criteria.js';
-import { CRITERION_METRICS } from '../config/criteria.js';
-import type { Recipe } from '../config/recipe.js';
-import type { LegRecord } from '../results/types.js';
-import type { Quantity } from '../quantity/types.js';
-import { measured, refused } from '../quantity/make.js';
-import { bootstrapRatioCi, type RatioCi } from '../stats/bootstrap.js';
-import { bootstrapDeltaCi } from '../stats/delta.js';
-import { median } from '../stats/summary.js';
-import { NhGateError } from '../errors.js';
+import type { Criteria, Criterion } from '../../config/criteria.js';
+import { CRITERION_METRICS } from '../../config/criteria.js';
+import type { Recipe } from '../../config/recipe.js';
+import type { LegRecord } from '../../results/types.js';
+import type { Quantity } from '../../quantity/types.js';
+import { measured, refused } from '../../quantity/make.js';
+import { bootstrapRatioCi, type RatioCi } from '../../stats/bootstrap.js';
+import { bootstrapDeltaCi } from '../../stats/delta.js';
+import { median } from '../../stats/summary.js';
+import { NhGateError } from '../../errors.js';
 import { armValues } from './compare.js';
 
 // Judging an A/B against several pre-registered criteria (issue #11): each criterion its own quantity (a ratio

@@ -1,8 +1,8 @@
-import type { Hypothesis, SequentialConfig } from '../config/gate.js';
-import type { LegRecord } from '../results/types.js';
-import { confidenceSequence, decideSequential, statedErrorRates, type MixtureParams, type SequentialWord } from '../stats/sequential.js';
-import { flagOutliers } from '../stats/outliers.js';
-import { stdev } from '../stats/summary.js';
+import type { Hypothesis, SequentialConfig } from '../../config/gate.js';
+import type { LegRecord } from '../../results/types.js';
+import { confidenceSequence, decideSequential, statedErrorRates, type MixtureParams, type SequentialWord } from '../../stats/sequential.js';
+import { flagOutliers } from '../../stats/outliers.js';
+import { stdev } from '../../stats/summary.js';
 import { blockLogRatios, logCriterion, BLOCK_LEGS, type BlockRecord } from './blocks.js';
 
 // The sequential A/B judged over the legs run so far (pure): blocks, the confidence sequence, the decision.

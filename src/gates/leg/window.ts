@@ -1,5 +1,5 @@
-import type { DriverReport, TokenMatchBlock } from '../profiles/types.js';
-import type { WindowMissing } from '../quantity/perToken.js';
+import type { DriverReport, TokenMatchBlock } from '../../profiles/types.js';
+import type { WindowMissing } from '../../quantity/perToken.js';
 
 // The decode window of one log, written once: a3/ab legs and `analyze` both call this, so a leg log read
 // back offline gives the leg's own window. Arrival times are the harness's (a leg log stores them).

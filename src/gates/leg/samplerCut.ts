@@ -1,6 +1,6 @@
-import { refused } from '../quantity/make.js';
-import type { LegRecord } from '../results/types.js';
-import type { BusySamplerResult } from '../sampler/types.js';
+import { refused } from '../../quantity/make.js';
+import type { LegRecord } from '../../results/types.js';
+import type { BusySamplerResult } from '../../sampler/types.js';
 
 // The busy figures a sampler failure takes down; the leg's other figures (per-token time) stand.
 const BUSY_KEYS = ['busy', 'busyShare'] as const;

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
-import { monoS } from '../exec/clock.js';
-import { formatTimedLine } from '../profiles/timed.js';
-import { openLogSink } from '../results/logSink.js';
+import { monoS } from '../../exec/clock.js';
+import { formatTimedLine } from '../../profiles/timed.js';
+import { openLogSink } from '../../results/logSink.js';
 import { compileMarkers, markerScanner, type BusyMarkers, type BusyObserved } from './busyJudge.js';
-import type { GateDeps } from './deps.js';
+import type { GateDeps } from '../deps.js';
 
 // The node side of `nh-gate busy`: the GPU sampler beside the command, every line timed into command.log,
 // marker arrival times noted as lines come. Effects only, no judgement: the same code runs for the local
-// executor and inside a Slurm job (src/slurm/tasks/busy.ts); the harness judges (src/gates/busyJudge.ts).
+// executor and inside a Slurm job (src/slurm/tasks/busy.ts); the harness judges (src/gates/busy/busyJudge.ts).
 
 // What the observing host needs; plain data, so it travels to a Slurm job as JSON.
 export interface BusyRequest extends BusyMarkers {

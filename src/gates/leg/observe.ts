@@ -1,20 +1,20 @@
 import { join } from 'node:path';
 import { mkdirSync, rmSync } from 'node:fs';
-import type { Recipe } from '../config/recipe.js';
-import type { Mode } from '../plan/plan.js';
-import { expandArgv, type TemplateVars } from '../build/template.js';
-import { sha256File } from '../io/hash.js';
-import { readSamplesFile } from '../config/load.js';
-import { arrivalS, formatTimedLine } from '../profiles/timed.js';
-import { legLineMetaLine, legTrailerLine } from '../results/legLog.js';
-import type { ProcessRun } from '../exec/types.js';
-import type { UtilPoint } from '../quantity/busy.js';
-import type { GateDeps } from './deps.js';
-import type { SamplerBackend } from '../sampler/types.js';
-import type { GpmPoint } from '../quantity/activity.js';
-import type { ClockPoint } from '../quantity/clocks.js';
-import { openLogSink, type LogSinkResult } from '../results/logSink.js';
-import { cpuContention, trackTree, type TreeStop, type TreeTracker } from '../exec/ours.js';
+import type { Recipe } from '../../config/recipe.js';
+import type { Mode } from '../../plan/plan.js';
+import { expandArgv, type TemplateVars } from '../../build/template.js';
+import { sha256File } from '../../io/hash.js';
+import { readSamplesFile } from '../../config/load.js';
+import { arrivalS, formatTimedLine } from '../../profiles/timed.js';
+import { legLineMetaLine, legTrailerLine } from '../../results/legLog.js';
+import type { ProcessRun } from '../../exec/types.js';
+import type { UtilPoint } from '../../quantity/busy.js';
+import type { GateDeps } from '../deps.js';
+import type { SamplerBackend } from '../../sampler/types.js';
+import type { GpmPoint } from '../../quantity/activity.js';
+import type { ClockPoint } from '../../quantity/clocks.js';
+import { openLogSink, type LogSinkResult } from '../../results/logSink.js';
+import { cpuContention, trackTree, type TreeStop, type TreeTracker } from '../../exec/ours.js';
 
 // Lines kept in memory per leg for lastLines; every line streams to the log (which the judge reads back).
 const RETAIN_LINES = 200;
@@ -22,7 +22,7 @@ const RETAIN_LINES = 200;
 // The part of a leg that must run on the host with the GPU: hash the binary, check for foreign GPU
 // processes, sample, spawn the driver with every line stamped, write the timed log. The same code runs
 // in the series (local executor) and in the Slurm job's leg runner (src/slurm/runner.ts), so a leg is
-// observed one way whichever executor ran it; judging stays with the series (src/gates/leg.ts).
+// observed one way whichever executor ran it; judging stays with the series (src/gates/leg/leg.ts).
 
 // Everything the executing host needs to run one leg; plain data, so it can travel to a Slurm job as JSON.
 export interface LegRequest {

@@ -1,7 +1,7 @@
 import { numeratorArm } from './compare.js';
-import type { Hypothesis } from '../config/gate.js';
-import type { LegRecord } from '../results/types.js';
-import type { Criterion } from '../stats/sequential.js';
+import type { Hypothesis } from '../../config/gate.js';
+import type { LegRecord } from '../../results/types.js';
+import type { Criterion } from '../../stats/sequential.js';
 
 // ABBA blocks of 4 legs → one log ratio per block: the replication unit of the sequential A/B.
 // The block log ratio is mean(log numerator legs) − mean(log denominator legs) within the block, so a

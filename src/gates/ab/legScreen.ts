@@ -1,5 +1,5 @@
-import type { LegRecord } from '../results/types.js';
-import { isWarmup } from '../plan/warmup.js';
+import type { LegRecord } from '../../results/types.js';
+import { isWarmup } from '../../plan/warmup.js';
 import { outlierLegs, type SequentialRecord } from './sequentialJudge.js';
 
 // What both A/B forms do to the legs before comparing them: drop the declared warm-up legs (they ran and
