@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { seconds } from './bounds.js';
 import { NhGateError } from '../errors.js';
 import { parseConfigText } from './load.js';
 
@@ -27,8 +28,8 @@ export const MutationTableSchema = z
     schemaVersion: z.literal(1),
     recipe: z.string().min(1).describe('recipe name or path the mutants build with'),
     description: z.string().optional(),
-    timeoutFactor: z.number().positive().default(5).describe('suite time-out = max(floor, factor x baseline duration)'),
-    timeoutFloorS: z.number().positive().default(10),
+    timeoutFactor: z.number().positive().max(1000).default(5).describe('suite time-out = max(floor, factor x baseline duration)'),
+    timeoutFloorS: seconds().default(10),
     mutants: z.array(MutationSchema).min(1),
   })
   .superRefine((t, ctx) => {

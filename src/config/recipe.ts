@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { count, MAX_INT32, seconds } from './bounds.js';
 import { regexError } from './regex.js';
+import { NhGateError } from '../errors.js';
+import { didYouMean } from './nearest.js';
 
 // argv arrays only (never a shell string); elements may hold {placeholders}: {root} {cwd} {sourceDir} {buildDir} {arch} {jobs} {checkpoint} {golden} {events} {runDir}.
 const Argv = z.array(z.string().min(1)).min(1);
@@ -36,13 +39,13 @@ export const SuiteSchema = z.strictObject({
   filterArgv: z.array(z.string()).optional().describe('argv appended for a case filter; {filter} is replaced'),
   kind: z.literal('doctest').default('doctest'),
   gpuCases: z.array(z.string()).default([]).describe('case names that take a skip path without a GPU'),
-  cpuOnlyAssertions: z.number().int().nonnegative().optional().describe('assertion count when the GPU cases skip: equal on a GPU run means GPU_SKIPPED'),
+  cpuOnlyAssertions: count(0, MAX_INT32).optional().describe('assertion count when the GPU cases skip: equal on a GPU run means GPU_SKIPPED'),
 });
 
 export const BaselineSchema = z.strictObject({
   name: z.string(),
   quantity: z.enum(['perOutputToken', 'busyFraction']),
-  value: z.number().finite(),
+  value: z.number().nonnegative().max(1e9),
   unit: z.string(),
   arch: z.string().describe('the silicon the baseline was taken on, e.g. 121a'),
   source: z.string(),
@@ -92,7 +95,7 @@ export const RecipeSchema = z.strictObject({
     // `golden capture --recipe R` then uses the engine as its own oracle and labels the golden a regression golden.
     oracleArgv: z.array(z.string()).optional(),
     env: z.record(z.string(), z.string()).default({}),
-    timeoutS: z.number().positive().default(600),
+    timeoutS: seconds().default(600),
   }),
   flags: z.record(z.string(), FlagSchema).default({}),
   suites: z.array(SuiteSchema).default([]),
@@ -107,3 +110,12 @@ export const RecipeSchema = z.strictObject({
 export type Recipe = z.infer<typeof RecipeSchema>;
 export type RecipeFlag = z.infer<typeof FlagSchema>;
 export type Baseline = z.infer<typeof BaselineSchema>;
+
+// A recipe's flag by its short name; an unknown name is UNKNOWN_FLAG naming the nearest declared flag
+// (`--flag threads` → THREADS) and listing them all. `where` names the recipe file when known.
+export function declaredFlag(recipe: Recipe, name: string, where?: string): RecipeFlag {
+  const f = recipe.flags[name];
+  if (f) return f;
+  const known = Object.keys(recipe.flags);
+  throw new NhGateError('UNKNOWN_FLAG', `flag '${name}' is not declared by recipe '${recipe.name}'${where ? ` (${where})` : ''}${didYouMean(name, known)}`, known.length ? `use one of: ${known.join(', ')}` : 'this recipe declares no flags');
+}

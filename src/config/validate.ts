@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
 import type { z } from 'zod';
 import { RecipeSchema } from './recipe.js';
 import { GateSchema } from './gate.js';
@@ -9,20 +9,19 @@ import { parseJsonl } from '../io/jsonl.js';
 import { MutationTableSchema } from './mutations.js';
 import { InDiffConfigSchema } from './in-diff.js';
 import { ProfileSchema } from './profile.js';
-import { formatZodIssues } from './load.js';
-import { sha256 } from '../io/hash.js';
+import { checkConfig } from './load.js';
+import { formatProblem, readJson } from './json.js';
 import { OracleDocSchema } from './vllmCppOracle.js';
-import { listProfiles, resolveProfile } from './profiles.js';
-import { recipeRoot } from './recipeRoot.js';
-import { locate } from './locate.js';
-import { NhGateError } from '../errors.js';
+import { resolveReferences } from './references.js';
 
 export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'in-diff' | 'profile' | 'oracle';
 
 export interface FileResult {
   file: string;
   kind: FileKind | null;
-  issues: string[]; // `file: path.to.field: message`
+  issues: string[]; // `file: path.to.field: message (line L, column C)`
+  // What the file's references resolved to, as a run resolves them (recipe, profile, golden, flag …).
+  resolved?: Record<string, string>;
 }
 
 const SCHEMAS: Record<Exclude<FileKind, 'samples'>, z.ZodTypeAny> = {
@@ -55,31 +54,29 @@ function validateSamples(file: string, text: string): string[] {
   return parseJsonl(text, SampleLineSchema).garbage.map((g) => `${file}: line ${g.lineNo}: ${g.reason}`);
 }
 
-// Cross-references a schema cannot see: a recipe's profile must resolve, a gate's recipe must exist.
-function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>, root: string, base?: string, at: string = file, pkg?: string): string[] {
-  const out: string[] = [];
-  if (kind === 'recipe' && typeof data.profile === 'string') {
-    try {
-      resolveProfile(data.profile, recipeRoot(resolve(base ?? process.cwd(), file)));
-    } catch (err) {
-      out.push(`${file}: profile: ${err instanceof NhGateError ? err.message : String(err)} (built-in: ${listProfiles().join(', ')})`);
-    }
+// Validates one file against the schema its place or content names, then resolves what it references the
+// way a run would (config/references.ts) and says what that resolved to.
+export function validateFile(file: string, root: string, base?: string, pkg?: string): FileResult {
+  const at = base ? join(base, file) : file;
+  let text: string;
+  try {
+    text = readFileSync(at, 'utf8');
+  } catch (err) {
+    return { file, kind: null, issues: [`${file}: (root): cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`] };
   }
-  const source = kind === 'golden' ? (data.source as { file: string; sha256: string } | undefined) : undefined;
-  if (source) {
-    const original = join(dirname(at), source.file);
-    if (!existsSync(original)) out.push(`${file}: source.file: ${original} is missing`);
-    else if (sha256(readFileSync(original)) !== source.sha256) out.push(`${file}: source.sha256: ${original} is not the file this golden was imported from (re-import and accept it)`);
+  if (file.endsWith('.jsonl')) return { file, kind: 'samples', issues: validateSamples(file, text) };
+  const read = readJson(text);
+  // Which schema applies is told from the place, else from what a readable document holds.
+  const kind = classify(file, read.ok ? read.value : null);
+  if (kind === null || kind === 'samples') {
+    if (!read.ok) return { file, kind: null, issues: [formatProblem(file, read.problem)] };
+    return { file, kind: null, issues: [`${file}: (root): cannot tell which schema applies — put it under recipes/, gates/ or goldens/`] };
   }
-  if ((kind === 'gate' || kind === 'mutations' || kind === 'in-diff') && typeof data.recipe === 'string') {
-    // The one path rule (config/locate.ts): beside the gate, then this project, then nh-gate's built-ins.
-    try {
-      locate('recipes', data.recipe, { namedIn: dirname(resolve(at)), roots: [root], pkg: pkg ?? root });
-    } catch (err) {
-      out.push(`${file}: recipe: ${err instanceof NhGateError ? err.message : String(err)}`);
-    }
-  }
-  return out;
+  const r = checkConfig(text, file, SCHEMAS[kind]);
+  if (!r.ok) return { file, kind, issues: r.fix === null ? r.issues : r.issues.map((i) => `${i}\n  fix: ${r.fix}`) };
+  if (kind === 'profile' || kind === 'oracle') return { file, kind, issues: [] };
+  const refs = resolveReferences(kind, r.data, { file, at, root, pkg: pkg ?? root });
+  return { file, kind, issues: refs.issues, resolved: refs.resolved };
 }
 
 function safeList(dir: string): string[] {
@@ -88,28 +85,6 @@ function safeList(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-// Validates one file against the schema its place or content names.
-export function validateFile(file: string, root: string, base?: string, pkg?: string): FileResult {
-  let text: string;
-  try {
-    text = readFileSync(base ? join(base, file) : file, 'utf8');
-  } catch (err) {
-    return { file, kind: null, issues: [`${file}: (root): cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`] };
-  }
-  if (file.endsWith('.jsonl')) return { file, kind: 'samples', issues: validateSamples(file, text) };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return { file, kind: null, issues: [`${file}: (root): not valid JSON (${(err as Error).message})`] };
-  }
-  const kind = classify(file, json);
-  if (kind === null || kind === 'samples') return { file, kind: null, issues: [`${file}: (root): cannot tell which schema applies — put it under recipes/, gates/ or goldens/`] };
-  const r = SCHEMAS[kind].safeParse(json);
-  if (!r.success) return { file, kind, issues: formatZodIssues(file, r.error, SCHEMAS[kind]) };
-  return { file, kind, issues: crossCheck(file, kind, r.data as Record<string, unknown>, root, base, base ? join(base, file) : file, pkg) };
 }
 
 function walk(path: string, out: string[]): void {

@@ -65,7 +65,7 @@ describe('recipes', () => {
       expect(err.message).toContain(`${f}: flags.DEVICE_MAMBA.env: an environment variable name in UPPER_SNAKE_CASE`);
     }
     writeFileSync(f, '{ nope');
-    expect(() => loadRecipe(f, ROOT)).toThrow(/r\.json: \(root\): not valid JSON/);
+    expect(() => loadRecipe(f, ROOT)).toThrow(/r\.json: not valid JSON: unexpected text \(line 1, column 3\)/);
     expect(code(() => loadRecipe(join(d, 'absent.json'), ROOT))).toBe('UNREADABLE_FILE');
   });
 });
@@ -151,7 +151,7 @@ describe('validate', () => {
     mkdirSync(join(d, 'gates'));
     const g = join(d, 'gates', 'bad.json');
     writeFileSync(g, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nope', repeats: -1, report: 'only' }));
-    expect(validateFile(g, ROOT).issues).toEqual([`${g}: repeats: Too small: expected number to be >0`]);
+    expect(validateFile(g, ROOT).issues).toEqual([`${g}: repeats: Too small: expected number to be >=1 (line 1, column 59)`]);
     writeFileSync(g, JSON.stringify({ schemaVersion: 1, kind: 'ab', name: 'x', recipe: 'nope', report: 'only' }));
     expect(validateFile(g, ROOT).issues[0]).toMatch(new RegExp(`^${g.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: recipe: no recipe named 'nope' \\(named in .*\\); looked in: .*recipes`));
     mkdirSync(join(d, 'recipes'));

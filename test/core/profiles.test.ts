@@ -287,7 +287,7 @@ describe('registry and profile files', () => {
     expect(() => resolveProfile(badRe)).toThrow(/does not compile/);
     expect(() => resolveProfile(join(dir, 'missing.json'))).toThrow(/cannot read profile/);
     writeFileSync(join(dir, 'notjson.json'), '{');
-    expect(() => resolveProfile(join(dir, 'notjson.json'))).toThrow(/not JSON/);
+    expect(() => resolveProfile(join(dir, 'notjson.json'))).toThrow(/not valid JSON: the text ends too soon: a '}' was expected \(line 1, column 2\)/);
   });
 });
 

@@ -70,6 +70,8 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
   const changedFiles = opts.inDiff !== undefined ? changedFilesSince(opts.inDiff, root) : undefined;
   const workspace = path.resolve(root, opts.workspace ?? path.join('.nh-gate', 'mutate', recipe.name));
   const resultsBase = path.resolve(root, '.nh-gate');
+  // --out skips createRunDir's check of the results paths, but the ledger line still goes under resultsBase.
+  (await import('../../results/resultsPaths.js')).checkResultsBase(resultsBase);
   const outDir = opts.out ? path.resolve(root, opts.out) : createRunDir(resultsBase, `mutate-${recipe.name}`, new Date());
   const tty = process.stderr.isTTY === true;
   // --executor slurm: every suite run is a node task; the submission is checked before anything builds.
