@@ -20,7 +20,8 @@ export function nearestKey(unknown: string, known: readonly string[]): string | 
   let best: string | null = null;
   let bestD = Infinity;
   for (const k of known) {
-    const d = k.toLowerCase() === unknown.toLowerCase() ? 0 : editDistance(unknown, k);
+    // Case is no distance: `--flag mamba_decode_stp` is one letter from MAMBA_DECODE_STEP.
+    const d = editDistance(unknown.toLowerCase(), k.toLowerCase());
     if (d < bestD) { best = k; bestD = d; }
   }
   // Never a name that shares nothing with the unknown one ('3' is not a typo of '1').

@@ -13,8 +13,9 @@ import { checkConfig } from './load.js';
 import { formatProblem, readJson } from './json.js';
 import { OracleDocSchema } from './vllmCppOracle.js';
 import { resolveReferences } from './references.js';
+import { crossKeyProblem, DEFAULT_CONFIG_NAME, SlurmConfigSchema, type SlurmConfig } from '../slurm/config.js';
 
-export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'in-diff' | 'profile' | 'oracle';
+export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'in-diff' | 'profile' | 'oracle' | 'slurm';
 
 export interface FileResult {
   file: string;
@@ -33,6 +34,8 @@ const SCHEMAS: Record<Exclude<FileKind, 'samples'>, z.ZodTypeAny> = {
   profile: ProfileSchema,
   // An imported golden's original, goldens/<name>/oracle.json, in the vllm.cpp engine's own format.
   oracle: OracleDocSchema,
+  // How a site's Slurm is asked for a leg (--slurm-config, ./nh-gate.slurm.json).
+  slurm: SlurmConfigSchema,
 };
 
 // Which schema a file answers to: by where it lives first, then by what it holds.
@@ -40,6 +43,7 @@ export function classify(file: string, json: unknown): FileKind | null {
   const parts = file.split(sep);
   const o = (json ?? {}) as Record<string, unknown>;
   if (file.endsWith('.jsonl')) return 'samples';
+  if (basename(file) === DEFAULT_CONFIG_NAME || ('gres' in o && 'schemaVersion' in o) || 'jobPer' in o) return 'slurm';
   if (basename(file) === 'mutations.json' || 'mutants' in o) return 'mutations';
   if (basename(file) === 'oracle.json' && 'golden' in o) return 'oracle';
   if (basename(file) === 'in-diff.json' || ('routes' in o && 'perLineCap' in o)) return 'in-diff';
@@ -75,6 +79,10 @@ export function validateFile(file: string, root: string, base?: string, pkg?: st
   const r = checkConfig(text, file, SCHEMAS[kind]);
   if (!r.ok) return { file, kind, issues: r.fix === null ? r.issues : r.issues.map((i) => `${i}\n  fix: ${r.fix}`) };
   if (kind === 'profile' || kind === 'oracle') return { file, kind, issues: [] };
+  if (kind === 'slurm') {
+    const problem = crossKeyProblem(r.data as SlurmConfig);
+    return { file, kind, issues: problem ? [`${file}: jobPer: ${problem}`] : [] };
+  }
   const refs = resolveReferences(kind, r.data, { file, at, root, pkg: pkg ?? root });
   return { file, kind, issues: refs.issues, resolved: refs.resolved };
 }
@@ -107,6 +115,7 @@ function walk(path: string, out: string[]): void {
 export function collectFiles(paths: readonly string[], root: string): string[] {
   const out: string[] = [];
   const starts = paths.length > 0 ? [...paths] : ['recipes', 'gates', 'goldens'].map((d) => join(root, d)).filter((d) => safeList(d).length > 0);
+  if (paths.length === 0 && safeList(root).includes(DEFAULT_CONFIG_NAME)) starts.push(join(root, DEFAULT_CONFIG_NAME));
   for (const p of starts) {
     const before = out.length;
     walk(p, out);

@@ -58,8 +58,9 @@ export type DirAction = { action: 'leave' } | { action: 'remove'; why: string } 
 export function judgeUnfinished(d: UnfinishedDir): DirAction {
   const who = d.harness ? `nh-gate pid ${d.harness.pid} on ${d.harness.host} is gone` : `no harness recorded (an older nh-gate) and nothing changed for ${Math.floor(d.idleMs / 3600_000)} h`;
   if (d.harness ? !d.dead : d.idleMs < LEGACY_AGE_MS) return { action: 'leave' };
-  const kept = d.entries.filter((e) => !NOTHING.test(e)).sort();
-  if (kept.length === 0) return { action: 'remove', why: `it holds nothing (${d.entries.length ? d.entries.join(', ') : 'empty'}): ${who}` };
+  const entries = [...d.entries].sort();
+  const kept = entries.filter((e) => !NOTHING.test(e));
+  if (kept.length === 0) return { action: 'remove', why: `it holds nothing (${entries.length ? entries.join(', ') : 'empty'}): ${who}` };
   return { action: 'mark', why: `interrupted before its first leg (harness died): ${who}; kept ${kept.join(', ')}`, kept };
 }
 
