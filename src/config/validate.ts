@@ -41,7 +41,8 @@ const SCHEMAS: Record<Exclude<FileKind, 'samples'>, z.ZodTypeAny> = {
 // Which schema a file answers to: by where it lives first, then by what it holds.
 export function classify(file: string, json: unknown): FileKind | null {
   const parts = file.split(sep);
-  const o = (json ?? {}) as Record<string, unknown>;
+  // Only an object has keys to tell by (`'k' in 5` throws: a document of a number or a string is still classified by place).
+  const o = (json !== null && typeof json === 'object' ? json : {}) as Record<string, unknown>;
   if (file.endsWith('.jsonl')) return 'samples';
   if (basename(file) === DEFAULT_CONFIG_NAME || ('gres' in o && 'schemaVersion' in o) || 'jobPer' in o) return 'slurm';
   if (basename(file) === 'mutations.json' || 'mutants' in o) return 'mutations';
