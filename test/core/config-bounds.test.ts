@@ -16,6 +16,7 @@ import { SlurmConfigSchema } from '../../src/slurm/config.js';
 import { validateFile } from '../../src/config/validate.js';
 import { loadGate, loadGolden, loadRecipe } from '../../src/config/load.js';
 import { NhGateError } from '../../src/errors.js';
+import { tinyGolden } from './fixtures.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -113,6 +114,7 @@ function scratch(): string {
   return mkdtempSync(join(tmpdir(), 'nh-bounds-'));
 }
 const shipped = (rel: string): Record<string, any> => JSON.parse(readFileSync(join(ROOT, rel), 'utf8'));
+const golden = tinyGolden;
 
 // Writes json under dir/sub/name and returns validate's issues and the loader's error (the run's path).
 function both(sub: string, name: string, json: unknown, load: (f: string) => unknown): { issues: string[]; run: NhGateError } {
@@ -172,10 +174,15 @@ describe('each bad config class is refused by validate and by the loader a run u
   });
 
   it('goldens: duplicate prompt ids, margins shorter than tokens, a prompt with no tokens', () => {
-    const g = shipped('goldens/nh-ref-tiny/golden.json');
+    const g = golden();
     g.prompts[1].id = g.prompts[0].id;
     g.prompts[2].top2MarginNats = g.prompts[2].top2MarginNats.slice(1);
     g.prompts[0].promptTokens = [];
+    const ok = join(scratch(), 'goldens', 'ok', 'golden.json');
+    mkdirSync(join(ok, '..'), { recursive: true });
+    writeFileSync(ok, JSON.stringify(golden()));
+    expect(validateFile(ok, ROOT).issues).toEqual([]);
+    expect(loadGolden(ok, ROOT).golden.prompts).toHaveLength(4);
     const { issues, run } = both('goldens/x', 'golden.json', g, (f) => loadGolden(f, ROOT));
     expect(issues.map((i) => i.replace(/ \(line.*$/, '').replace(/^.*golden\.json: /, ''))).toEqual([
       'prompts.0.promptTokens: empty: a prompt with no tokens gives the engine nothing to continue',
@@ -183,7 +190,7 @@ describe('each bad config class is refused by validate and by the loader a run u
       `prompts.2.top2MarginNats: ${g.prompts[2].tokens.length - 1} entries for ${g.prompts[2].tokens.length} tokens: one per generated position (null the whole field where the oracle had no logits)`,
     ]);
     expect(run.message.split('\n')).toEqual(issues);
-    const none = shipped('goldens/nh-ref-tiny/golden.json');
+    const none = golden();
     none.prompts[3].tokens = [];
     none.prompts[3].top2MarginNats = null;
     delete none.prompts[3].runnerUp;
@@ -191,8 +198,8 @@ describe('each bad config class is refused by validate and by the loader a run u
   });
 
   it('a runner-up list of the wrong length', () => {
-    const g = shipped('goldens/nh-ref-tiny/golden.json');
+    const g = golden();
     g.prompts[0].runnerUp = [1, 2];
-    expect(both('goldens/z', 'golden.json', g, (f) => loadGolden(f, ROOT)).issues[0]).toMatch(/prompts\.0\.runnerUp: 2 entries for \d+ tokens/);
+    expect(both('goldens/z', 'golden.json', g, (f) => loadGolden(f, ROOT)).issues).toEqual([expect.stringMatching(/prompts\.0\.runnerUp: 2 entries for 3 tokens/)]);
   });
 });

@@ -125,6 +125,16 @@ describe('every bad config class: exit 2 from validate and from the run, no stac
   });
 });
 
+describe('validate says what it resolved', () => {
+  it("the README's example line is what validate prints for the shipped gate", async () => {
+    const r = await nhg(repoRoot, ['validate', 'gates/nh-ref/decode-step-ab.json']);
+    expect(r.code).toBe(0);
+    const line = r.out.split('\n')[0]!;
+    expect(line).toMatch(/^ok gates\/nh-ref\/decode-step-ab\.json \(gate\) → recipe recipes\/nh-ref\.json; profile nh-ref; golden goldens\/nh-ref-tiny\/golden\.json; flag MAMBA_DECODE_STEP → /);
+    expect(readFileSync(join(repoRoot, 'README.md'), 'utf8')).toContain(`\n${line}\n`);
+  });
+});
+
 describe('results paths of the wrong type: exit 2 with the path, nothing written (a control run passes)', () => {
   it('the same project passes with a good results directory', async () => {
     const p = project();
