@@ -66,7 +66,7 @@ describe('declared events: the harness saw them, or the leg is VOID by name', ()
     expect([empty.word, codes(empty)]).toEqual(['VOID', ['EVENTS_EMPTY']]);
     expect(empty.reasons[0]!.message).toMatch(/holds no event at all/);
     const garbage = judge({ events: 'not json\n{"x":1}\n' });
-    expect(codes(garbage)).toEqual(['EVENTS_UNPARSABLE', 'EVENTS_EMPTY']);
+    expect(codes(garbage)).toEqual(['EVENTS_UNPARSABLE']);
     expect(garbage.reasons[0]!.message).toMatch(/2 line\(s\) of e\.jsonl are not events: line 1 \(not JSON\); line 2 \(/);
     const cut = judge({ events: ev(GOOD.slice(0, 8), '\n') + '{"event":"tok' });
     expect(codes(cut)).toEqual(['EVENTS_TRUNCATED', 'EVENTS_TRUNCATED']);
@@ -96,6 +96,38 @@ describe('declared events: the harness saw them, or the leg is VOID by name', ()
   it('names at most three unreadable lines and counts the rest', () => {
     const p = eventProblems('e.jsonl', parseEngineEvents('a\nb\nc\nd\ne\n'), 'decode');
     expect(p[0]!.message).toMatch(/5 line\(s\) of e\.jsonl are not events: line 1 \(not JSON\); line 2 \(not JSON\); line 3 \(not JSON\) \(the first 3 named\)/);
+  });
+});
+
+describe('the reasons say what to do, and keep what else was wrong', () => {
+  it('each events reason ends with the fix; the gate\'s reason names the source and the fix', () => {
+    for (const e of [null, '', 'x\n', ev(GOOD.slice(0, -1))]) {
+      const j = judge({ events: e });
+      expect(j.reasons[0]!.message).toMatch(/— (the harness saw no ids; )?write one JSON event per line \(docs\/engines\.md, schemas\/events\.json\), a done event last$/);
+    }
+    expect(witnessRequired(judge({}), 'harness')?.message).toBe('STRICT PASS is the engine\'s claim: the harness saw no ids (engine claim), and the gate requires "witness": "harness" — give the recipe an events file or a profile with ids lines');
+  });
+
+  it('more than three problems of a kind: three named, the rest counted', () => {
+    const holes = judge({ events: ev([GOOD[0]!, ...[0, 1, 2, 3, 4].map((p) => tok(p, 1, 5, 3000 + p)), GOOD[GOOD.length - 1]!]) });
+    expect(holes.reasons.find((r) => r.code === 'EVENTS_TRUNCATED')!.message).toMatch(/prompt 0: 1 token index\(es\) below 2 missing; prompt 1: .*; prompt 2: .*; and 2 more — /);
+  });
+
+  it('a golden mismatch found beside an events problem is kept; "zero tokens compared" is not repeated', () => {
+    const other = ev(GOOD.map((e) => (e.event === 'prompt_start' && e.prompt === 0 ? { ...e, promptTokens: 9 } : e)).slice(0, -1));
+    const j = judge({ events: other });
+    expect(codes(j)).toEqual(['EVENTS_TRUNCATED', 'GOLDEN_MISMATCH']);
+    expect(codes(judge({ events: '' }))).toEqual(['EVENTS_EMPTY']);
+    expect(judge({ events: ev(GOOD.slice(0, -1)) }).witness).toBe('harness');
+  });
+
+  it('only the rows of the first block (or none yet) are judged: a second mode\'s rows are not this leg\'s', () => {
+    const second = [...ROWS.slice(0, 4), '[nh-ref] prompt 0: prompt_tokens=3 generated=4 golden_width=4 compared=4 matched=1 wall=0.01s', '[nh-ref] TOKEN MATCH: 1/4 over 1 prompt(s) (full rows=1, short rows=0, mode=fresh-prefill)'];
+    expect(judge({ lines: second }).word).toBe('STRICT PASS');
+  });
+
+  it('a driver that did not run to its end: ids lines are judged as they are, not voided for their absence', () => {
+    expect(codes(judge({ lines: ROWS, profile: IDS_PROFILE, ranToEnd: false }))).toEqual(['NO_TOKENS']);
   });
 });
 
@@ -198,6 +230,13 @@ describe('the ids the harness read and the engine\'s counters agree, or the leg 
     const rep = read(['[nh-ref] engine loaded in 0.01 s', '[nh-ref] prompt 0 ids: 10 11 12 14'], IDS_PROFILE);
     expect(countersAgainstIds(j, rep)).toEqual(['prompt 0: the ids line (log line 2) and the events file differ at position 3 (14 vs 13) — the driver reported two different id sequences']);
   });
+  it('when the harness saw no ids, the engine\'s claim stands unchecked, and the cross-check says so', () => {
+    const j = judge({ events: null });
+    const c = crossCheck(j, read(ROWS), 0, 0);
+    expect([c.agree, c.explanation]).toEqual([false, "not cross-checked: the harness saw no ids (EVENTS_MISSING), so the engine's claim (8/8 matched, STRICT PASS) stands unchecked"]);
+    expect(crossCheck(judge({ events: null, ranToEnd: false }), read(ROWS), 0, 0).explanation).not.toMatch(/not cross-checked/);
+  });
+
   it('counts judged from counts alone have nothing to be checked against', () => {
     const j = judge({});
     expect(countersAgainstIds(j, read(ROWS))).toEqual([]);

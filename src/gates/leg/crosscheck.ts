@@ -11,6 +11,11 @@ export function crossCheck(harness: TokenJudgement, report: DriverReport, exitCo
   const engineWord = last ? (last.kind === 'REFUSING' ? 'REFUSING' : last.kind) : null;
   const block = report.tokenMatch[blockIndex] ?? null;
   const base = { engineWord, engineExit: exitCode, engineCompared: block?.compared ?? null, engineMatched: block?.matched ?? null };
+  // The harness saw no ids (a declared events file or ids lines missing): the engine's counts stand unchecked.
+  if (harness.word === 'VOID' && harness.compared === 0 && harness.reasons.length > 0 && harness.witness === 'engine') {
+    const claim = block ? `${block.matched}/${block.compared} matched` : 'no TOKEN MATCH line';
+    return { ...base, agree: false, explanation: `not cross-checked: the harness saw no ids (${harness.reasons.map((r) => r.code).join(', ')}), so the engine's claim (${claim}${engineWord ? `, ${engineWord}` : ''}) stands unchecked` };
+  }
   const problems: string[] = countersAgainstIds(harness, report);
   // An engine that prints neither a TOKEN MATCH line nor a verdict makes no claim (a driver that prints only
   // ids): the harness judged alone. Its exit status still has to be 0: any other code is a claim of its own.

@@ -40,6 +40,8 @@ export function eventProblems(file: string, ev: EngineEvents | null, mode: strin
   else if (ev.garbage > 0) out.push(reason('EVENTS_UNPARSABLE', `${ev.garbage} line(s) of ${file} are not events: ${listed(bad)}${ev.garbage > bad.length ? ` (the first ${bad.length} named)` : ''} — ${EVENTS_FIX}`));
   const m = ev.modes.get(mode);
   if (!m || m.tokenNs.length === 0) {
+    // Unreadable lines already say why no token was seen.
+    if (out.length > 0) return out;
     const held = [...ev.modes.entries()].filter(([, x]) => x.tokenNs.length > 0).map(([k]) => k);
     const what = ev.garbage === 0 && ev.modes.size === 0 && ev.loadEndNs === null && ev.doneExit === null ? `${file} holds no event at all` : `${file} holds no token event for mode ${mode}${held.length ? ` (it has token events for: ${held.join(', ')})` : ''}`;
     out.push(reason('EVENTS_EMPTY', `${what} — the harness saw no ids; ${EVENTS_FIX}`));
@@ -82,8 +84,7 @@ function unboundProblems(report: DriverReport): Reason[] {
 // The judgement void by the problems; when the harness read nothing at all, the witness is only the engine.
 function voided(j: TokenJudgement, problems: Reason[]): TokenJudgement {
   if (problems.length === 0) return j;
-  const sawNothing = problems.some((r) => r.code === 'EVENTS_MISSING' || r.code === 'EVENTS_EMPTY' || r.code === 'IDS_MISSING');
-  return { ...j, word: 'VOID', witness: sawNothing ? 'engine' : j.witness, reasons: [...problems, ...j.reasons.filter((r) => r.code !== 'NO_TOKENS')] };
+  return { ...j, word: 'VOID', witness: j.compared === 0 ? 'engine' : j.witness, reasons: [...problems, ...j.reasons.filter((r) => r.code !== 'NO_TOKENS')] };
 }
 
 // The harness's token judgement of one leg, from what the recipe says the ids will come as.
