@@ -11,10 +11,10 @@ export function witnessedWord(word: VerdictWord, witness: Witness | null | undef
   return witness === 'engine' && isPass(word) ? `${word} (${ENGINE_CLAIM})` : word;
 }
 
-// A run's witness over its judged legs: the engine when any pass rests on the engine's claim, the harness
-// when it saw the ids of every judged leg, null when no leg was token-judged.
-export function runWitness(legs: ReadonlyArray<{ verdict: VerdictWord; witness?: Witness | null }>): Witness | null {
+// A run's witness over its judged legs: the harness only when it saw the ids of every judged leg, null when
+// no leg was token-judged.
+export function runWitness(legs: ReadonlyArray<{ witness?: Witness | null }>): Witness | null {
   const judged = legs.filter((l) => l.witness === 'harness' || l.witness === 'engine');
   if (judged.length === 0) return null;
-  return judged.some((l) => l.witness === 'engine' && isPass(l.verdict)) ? 'engine' : judged.every((l) => l.witness === 'harness') ? 'harness' : 'engine';
+  return judged.every((l) => l.witness === 'harness') ? 'harness' : 'engine';
 }

@@ -58,7 +58,10 @@ describe('the decode window from the clock that resolves it', () => {
   const engine = { startS: 1.0, firstTokenS: 1.002, endS: 1.05, backwards: null };
   it('harness arrival stamps when the load line was read before the decode began', () => {
     expect(decodeClock({ startS: 1.001, endS: 1.06 }, engine)).toEqual({ ok: true, windowS: expect.closeTo(0.059, 9), clock: HARNESS_CLOCK, why: null });
-    expect(decodeClock({ startS: 5, endS: 6 }, null)).toEqual({ ok: true, windowS: 1, clock: HARNESS_CLOCK, why: null });
+    expect(decodeClock({ startS: 5, endS: 6 }, null)).toEqual({ ok: true, windowS: 1, clock: 'harness arrival stamps', why: null });
+    // Read at the very instant of the first token is not before it: the engine's clock.
+    expect(decodeClock({ startS: 1.002, endS: 1.06 }, engine)).toMatchObject({ ok: true, clock: ENGINE_CLOCK });
+    expect(HARNESS_CLOCK).toBe('harness arrival stamps');
   });
   it('one read (window 0), or a load line read after decode output: the engine event clock, and why', () => {
     const zero = decodeClock({ startS: 1.07, endS: 1.07 }, engine);
@@ -70,9 +73,9 @@ describe('the decode window from the clock that resolves it', () => {
     const none = decodeClock({ startS: 2, endS: 2 }, null);
     expect(!none.ok && [none.code, none.why]).toEqual(['NON_POSITIVE_WINDOW', expect.stringMatching(/one read .*: arrival stamps cannot resolve this window, and the driver writes no events/)]);
     const back = decodeClock({ startS: 2, endS: 2 }, { ...engine, backwards: 'x' });
-    expect(!back.ok && back.code).toBe('CLOCK_BACKWARDS');
+    expect(!back.ok && [back.code, back.why]).toEqual(['CLOCK_BACKWARDS', "the load line and the last prompt row arrived in one read (harness window 0 s), and the engine's event times run backwards (x)"]);
     const flat = decodeClock({ startS: 2, endS: 2 }, { ...engine, endS: 1.0 });
-    expect(!flat.ok && flat.code).toBe('NON_POSITIVE_WINDOW');
+    expect(!flat.ok && [flat.code, flat.why]).toEqual(['NON_POSITIVE_WINDOW', "the load line and the last prompt row arrived in one read (harness window 0 s), and the engine's own window (load_end → last token) is 0.000000 s"]);
     const harnessBack = decodeClock({ startS: 3, endS: 2 }, engine);
     expect(!harnessBack.ok && [harnessBack.code, harnessBack.why]).toEqual(['CLOCK_BACKWARDS', "the harness's arrival stamps run backwards: the last prompt row is stamped 1.000000 s before the load line"]);
   });

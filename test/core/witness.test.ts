@@ -153,7 +153,8 @@ describe('a recipe that declares no ids: counters are the engine\'s claim', () =
   it('an engine-only pass is STRICT PASS with witness engine, printed as the engine\'s claim', () => {
     const j = judge({});
     expect([j.word, j.source, j.witness]).toEqual(['STRICT PASS', 'engine claim', 'engine']);
-    expect(witnessedWord(j.word, j.witness)).toBe(`STRICT PASS (${ENGINE_CLAIM})`);
+    expect(witnessedWord(j.word, j.witness)).toBe("STRICT PASS (engine's claim: the harness saw no ids)");
+    expect(witnessedWord('NEAR-TIE PASS', 'engine')).toBe(`NEAR-TIE PASS (${ENGINE_CLAIM})`);
     expect(witnessedWord('DIVERGENCE', 'engine')).toBe('DIVERGENCE');
     expect(witnessedWord('STRICT PASS', 'harness')).toBe('STRICT PASS');
   });
@@ -176,12 +177,13 @@ describe('a recipe that declares no ids: counters are the engine\'s claim', () =
     expect(rowsWitness('STRICT PASS', [], [])).toBe('engine');
   });
 
-  it('a run\'s witness: the engine when any pass rests on its claim', () => {
+  it('a run\'s witness: the harness only when it saw the ids of every judged leg', () => {
     expect(runWitness([])).toBeNull();
-    expect(runWitness([{ verdict: 'STRICT PASS', witness: 'harness' }])).toBe('harness');
-    expect(runWitness([{ verdict: 'STRICT PASS', witness: 'harness' }, { verdict: 'STRICT PASS', witness: 'engine' }])).toBe('engine');
-    expect(runWitness([{ verdict: 'VOID', witness: 'engine' }, { verdict: 'STRICT PASS', witness: 'harness' }])).toBe('engine');
-    expect(runWitness([{ verdict: 'STRICT PASS', witness: null }])).toBeNull();
+    expect(runWitness([{ witness: 'harness' }])).toBe('harness');
+    expect(runWitness([{ witness: 'harness' }, { witness: 'engine' }])).toBe('engine');
+    expect(runWitness([{ witness: 'engine' }])).toBe('engine');
+    expect(runWitness([{ witness: null }, { witness: 'harness' }])).toBe('harness');
+    expect(runWitness([{ witness: null }])).toBeNull();
   });
 });
 

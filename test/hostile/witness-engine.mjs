@@ -80,7 +80,7 @@ else if (eventsPath) writeEvents(all);
 // Containment: a grandchild in a session of its own that keeps stdout open, or one with no pipes at all.
 if (CASE === 'setsid-holds-stdout' || CASE === 'setsid-holds-stdout-hang' || CASE === 'detached') {
   const detached = CASE === 'detached';
-  const gc = spawn('sleep', ['300'], { detached: true, stdio: detached ? 'ignore' : ['ignore', 'inherit', 'inherit'] });
+  const gc = spawn('sleep', [process.env.HOSTILE_WORKER_S ?? '300'], { detached: true, stdio: detached ? 'ignore' : ['ignore', 'inherit', 'inherit'] });
   say(`${P} worker ${gc.pid}`);
   if (process.env.HOSTILE_PIDFILE) appendFileSync(process.env.HOSTILE_PIDFILE, `${gc.pid}\n`);
   gc.unref();
