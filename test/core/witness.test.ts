@@ -75,6 +75,9 @@ describe('declared events: the harness saw them, or the leg is VOID by name', ()
   });
 
   it('the file must hold this mode\'s tokens, every index, as many as prompt_done says, and a done event', () => {
+    for (const only of [[GOOD[0]!], [GOOD[GOOD.length - 1]!], [GOOD[1]!]]) {
+      expect(judge({ events: ev(only) }).reasons[0]!.message).toMatch(/^e\.jsonl holds no token event for mode decode — /);
+    }
     const other = judge({ events: ev(GOOD.map((e) => ('mode' in e ? { ...e, mode: 'fresh-prefill' } : e))) });
     expect(codes(other)).toEqual(['EVENTS_EMPTY']);
     expect(other.reasons[0]!.message).toMatch(/no token event for mode decode \(it has token events for: fresh-prefill\)/);
@@ -212,6 +215,8 @@ describe('got:/exp: lines bind to their prompt whatever the order', () => {
     const j = judge({ lines: ['[nh-ref] engine loaded in 0.01 s', '[nh-ref] prompt 7 got: 1 2', ROW0, ROW1, TM] });
     expect(codes(j)).toEqual(['BAD_IDS']);
     expect(j.reasons[0]!.message).toMatch(/got: at log line 2 \(prompt 7\) bound to no prompt row/);
+    const bare = judge({ lines: ['[nh-ref] engine loaded in 0.01 s', ROW0, ROW1, TM, '        exp: 1 2'] });
+    expect(bare.reasons[0]!.message).toBe('exp: at log line 5 bound to no prompt row — print them with the prompt index ("prompt N got: …") or right after the row');
   });
 });
 

@@ -36,14 +36,14 @@ export function eventProblems(file: string, ev: EngineEvents | null, mode: strin
   if (!ev || ev.missing) return [reason('EVENTS_MISSING', `the recipe declares an events file (driver.eventsArgv) and the driver wrote none (${file}) — the harness saw no ids; ${EVENTS_FIX}`)];
   const out: Reason[] = [];
   const bad = (ev.garbageLines ?? []).map((g) => `line ${g.lineNo} (${g.reason})`);
-  if (ev.cutLastLine && ev.garbage === 1) out.push(reason('EVENTS_TRUNCATED', `${file} ends inside ${bad[0] ?? 'its last line'} with no newline: the writer was cut off`));
+  if (ev.cutLastLine && ev.garbage === 1) out.push(reason('EVENTS_TRUNCATED', `${file} ends inside ${bad.join('')} with no newline: the writer was cut off`));
   else if (ev.garbage > 0) out.push(reason('EVENTS_UNPARSABLE', `${ev.garbage} line(s) of ${file} are not events: ${listed(bad)}${ev.garbage > bad.length ? ` (the first ${bad.length} named)` : ''} — ${EVENTS_FIX}`));
   const m = ev.modes.get(mode);
   if (!m || m.tokenNs.length === 0) {
     // Unreadable lines already say why no token was seen.
     if (out.length > 0) return out;
     const held = [...ev.modes.entries()].filter(([, x]) => x.tokenNs.length > 0).map(([k]) => k);
-    const what = ev.garbage === 0 && ev.modes.size === 0 && ev.loadEndNs === null && ev.doneExit === null ? `${file} holds no event at all` : `${file} holds no token event for mode ${mode}${held.length ? ` (it has token events for: ${held.join(', ')})` : ''}`;
+    const what = ev.modes.size === 0 && ev.loadEndNs === null && ev.doneExit === null ? `${file} holds no event at all` : `${file} holds no token event for mode ${mode}${held.length ? ` (it has token events for: ${held.join(', ')})` : ''}`;
     out.push(reason('EVENTS_EMPTY', `${what} — the harness saw no ids; ${EVENTS_FIX}`));
     return out;
   }
