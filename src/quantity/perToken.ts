@@ -15,6 +15,8 @@ export interface PerOutputTokenInput {
   // When given and below tokensCompared, the speed was measured on wrong tokens and is void.
   tokensMatched?: number | null;
   windowMissing?: WindowMissing;
+  // The clock the window was taken on, and why when it is not the harness's arrival stamps (SPEC §3).
+  clock?: { name: string; why: string | null };
   silicon?: Silicon | null;
   provenance?: Provenance;
 }
@@ -68,6 +70,8 @@ export function perOutputToken(input: PerOutputTokenInput): Quantity {
       decodeWindowS: { value: decodeWindowS, unit: 's', label: 'decode window' },
       tokensCompared: { value: tokensCompared, unit: 'tokens', label: 'tokens compared' },
       loadS: { value: loadS ?? null, unit: 's', label: 'engine load (outside the window, not subtracted)' },
+      ...(input.clock ? { clock: { value: input.clock.name, label: 'clock' } } : {}),
+      ...(input.clock?.why ? { clockWhy: { value: input.clock.why, label: 'why this clock' } } : {}),
     },
     extra,
   );

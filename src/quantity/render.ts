@@ -37,7 +37,9 @@ const RENDERERS: Record<string, Renderer> = {
   perOutputToken: (q) => {
     const load = num(q.terms.loadS);
     const loadText = load === null ? 'engine load not reported' : `engine load ${load.toFixed(1)} s excluded`;
-    return `${q.name} ${q.value.toFixed(6)} s (decode window ${fixed(q.terms.decodeWindowS, 3)} s / ${fixed(q.terms.tokensCompared, 0)} tokens compared; ${loadText})`;
+    // The clock is named when it is not the harness's arrival stamps (the documented default).
+    const why = q.terms.clockWhy ? `; on the ${String(q.terms.clock?.value)}: ${String(q.terms.clockWhy.value)}` : '';
+    return `${q.name} ${q.value.toFixed(6)} s (decode window ${fixed(q.terms.decodeWindowS, 3)} s / ${fixed(q.terms.tokensCompared, 0)} tokens compared; ${loadText}${why})`;
   },
   busyTimeWeighted: (q) =>
     `${q.name} ${q.value.toFixed(2)}% (time-weighted mean of ${fixed(q.terms.samples, 0)} driver samples over a ${fixed(q.terms.windowS, 3)} s window; coverage ${formatValue(num(q.terms.coverage) ?? NaN, 'fraction')}, median sample period ${fixed(q.terms.samplePeriodS, 3)} s${q.terms.resolution?.value === 'coarse' ? '; window shorter than two sample periods — the figure includes activity outside it' : ''})`,

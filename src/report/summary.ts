@@ -1,6 +1,7 @@
 import { renderQuantity } from '../quantity/render.js';
 import type { RunResult } from '../results/types.js';
 import { legLines } from './text.js';
+import { runWitness, witnessedWord } from '../verdict/witness.js';
 
 function cell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -9,7 +10,7 @@ function cell(s: string): string {
 // summary.md (also what goes to $GITHUB_STEP_SUMMARY): the verdict first, then legs, figures and files.
 export function renderSummaryMd(r: RunResult, plots: string[]): string {
   const out: string[] = [];
-  out.push(`## nh-gate ${r.command}: ${r.verdict.word}${r.status !== 'complete' ? ` (${r.status})` : ''}`);
+  out.push(`## nh-gate ${r.command}: ${witnessedWord(r.verdict.word, runWitness(r.legs))}${r.status !== 'complete' ? ` (${r.status})` : ''}`);
   out.push('');
   if (r.verdict.reasons.length) out.push(...r.verdict.reasons.map((x) => `- ${cell(x)}`), '');
   out.push('| | |', '|---|---|');
@@ -24,7 +25,7 @@ export function renderSummaryMd(r: RunResult, plots: string[]): string {
     out.push('| leg | arm | end | tokens | verdict | binary |', '|---|---|---|---|---|---|');
     for (const l of r.legs) {
       const tok = l.tokens ? `${l.tokens.matched}/${l.tokens.compared}` : '—';
-      out.push(`| ${l.index + 1} | ${cell(l.label)} | ${cell(l.process.end)} | ${tok} | ${l.verdict} | \`${l.binarySha256?.slice(0, 12) ?? '?'}\` |`);
+      out.push(`| ${l.index + 1} | ${cell(l.label)} | ${cell(l.process.end)} | ${tok} | ${witnessedWord(l.verdict, l.witness)} | \`${l.binarySha256?.slice(0, 12) ?? '?'}\` |`);
     }
     out.push('');
   }

@@ -1,5 +1,6 @@
 import { formatReason } from '../verdict/reasons.js';
 import { isPass } from '../verdict/words.js';
+import { runWitness, witnessedWord } from '../verdict/witness.js';
 import { renderQuantity } from '../quantity/render.js';
 import type { LegRecord, RunResult } from '../results/types.js';
 
@@ -8,7 +9,7 @@ export function legLines(leg: LegRecord): string[] {
   const out: string[] = [];
   const t = leg.tokens;
   const tok = t ? `tokens ${t.matched}/${t.compared} over ${t.prompts.length} prompt(s) (full rows=${t.fullRows}, short rows=${t.shortRows}, mode=${t.mode}, from ${t.source})` : 'tokens not judged';
-  out.push(`leg ${leg.index + 1} [${leg.label}]: ${leg.process.end}; ${tok} → ${leg.verdict}`);
+  out.push(`leg ${leg.index + 1} [${leg.label}]: ${leg.process.end}; ${tok} → ${witnessedWord(leg.verdict, leg.witness)}`);
   if (leg.slurm) {
     const s = leg.silicon;
     const on = s ? (s.kind === 'gpu' ? `${s.gpuName} (cc ${s.computeCapability})` : `no GPU (CPU ${s.cpuModel})`) : 'silicon not recorded';
@@ -25,6 +26,9 @@ export function legLines(leg: LegRecord): string[] {
   }
   if (leg.crossCheck) out.push(`  engine said ${leg.crossCheck.engineWord ?? 'nothing'} (exit ${leg.crossCheck.engineExit ?? '?'}): ${leg.crossCheck.agree ? 'agrees with the harness' : `DISAGREES — ${leg.crossCheck.explanation}`}`);
   if (leg.referenceTierLines > 0) out.push(`  reference-tier lines: ${leg.referenceTierLines}`);
+  const c = leg.process.contained;
+  if (c && c.killed.length > 0) out.push(`  contained: killed ${c.killed.length} process(es) the leg left behind: ${c.killed.map((k) => `pid ${k.pid} ${k.comm ?? '?'} (${k.how}, ${k.signal}${k.survived ? ', still alive' : ''})`).join(', ')} [${c.mechanisms}]`);
+  if (c?.pipesHeld) out.push(`  contained: the output pipes were still held open after the sweep; nh-gate stopped reading them [${c.mechanisms}]`);
   for (const q of Object.values(leg.quantities)) out.push(`  ${renderQuantity(q)}`);
   if (leg.clocks) out.push(`  ${leg.clocks.line}`);
   if (leg.samplerNote) out.push(`  busy: ${leg.samplerNote}`);
@@ -50,7 +54,7 @@ export function runLines(r: RunResult): string[] {
   for (const leg of r.legs) out.push(...legLines(leg));
   for (const q of Object.values(r.quantities)) out.push(renderQuantity(q));
   for (const n of r.notes) out.push(n);
-  out.push(`${r.verdict.word}${r.verdict.reasons.length ? ` — ${r.verdict.reasons.join('; ')}` : ''}`);
+  out.push(`${witnessedWord(r.verdict.word, runWitness(r.legs))}${r.verdict.reasons.length ? ` — ${r.verdict.reasons.join('; ')}` : ''}`);
   out.push(`run directory: ${r.runDir}`);
   return out;
 }

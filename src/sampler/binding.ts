@@ -110,6 +110,11 @@ export interface NativeBinding {
   monotonicNowS(): number;
   clockOffset(): NativeClockOffset;
   Sampler: new (opts?: NativeSamplerOptions) => NativeSampler;
+  // Containment (native/addon/src/subreaper.cc; optional: an addon built before it lacks them).
+  setChildSubreaper?(): { ok: true } | { ok: false; code: 'UNSUPPORTED' | 'PRCTL_FAILED'; message: string };
+  isChildSubreaper?(): boolean;
+  // Collects a dead child re-parented here; never a pid Node spawned itself.
+  reapChild?(pid: number): boolean;
 }
 
 // The abiVersion this TypeScript expects; a stale .node from an older build is refused by name.

@@ -9,6 +9,7 @@
 #include "nvml_lib.h"
 #include "probe.h"
 #include "sampler.h"
+#include "subreaper.h"
 
 namespace {
 
@@ -255,6 +256,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("monotonicNowS", Napi::Function::New(env, MonotonicNowS, "monotonicNowS"));
   exports.Set("clockOffset", Napi::Function::New(env, ClockOffsetNow, "clockOffset"));
   exports.Set("Sampler", SamplerWrap::Define(env));
+  exports.Set("setChildSubreaper", Napi::Function::New(env, SetChildSubreaper, "setChildSubreaper"));
+  exports.Set("isChildSubreaper", Napi::Function::New(env, IsChildSubreaper, "isChildSubreaper"));
+  exports.Set("reapChild", Napi::Function::New(env, ReapChild, "reapChild"));
   return exports;
 }
 

@@ -45,6 +45,8 @@ export interface LegContext {
   voidIfThrottled?: boolean;
   // A CPU-contended leg is VOID (CPU_CONTENDED) where the gate asks, else only flagged.
   voidIfCpuContended?: boolean;
+  // A pass must rest on ids the harness read (the gate's "witness": "harness"), else it is VOID (NOT_WITNESSED).
+  requireWitness?: 'harness';
   // Told the leg's process group as soon as it is spawned (the GPU lock records it).
   onSpawn?: (pid: number) => void;
   // The plan's size and its warm-up legs: where a leg sits among the ABBA blocks (a Slurm allocation's scope).
@@ -84,6 +86,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   const logHeader = legHeaderLine({
     schemaVersion: 1, profile: profileRef(ctx.recipe.profile, ctx.vars.root ?? '.'), recipe: ctx.recipe.name, mode: planned.mode, golden: ctx.goldenPath,
     events: eventsRel ? basename(eventsRel) : null, deviceClaim: claim, index: planned.index, arm: planned.arm, label: planned.label,
+    ...(ctx.requireWitness ? { requireWitness: ctx.requireWitness } : {}),
   });
   const req: LegRequest = {
     name, index: planned.index, arm: planned.arm, label: planned.label, mode: planned.mode, driver: ctx.recipe.driver, vars: ctx.vars,
@@ -112,6 +115,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     deviceClaim: claim,
     busy: sampled ? { util, nominalPeriodS, backend: samplerBackend, note: samplerNote, foreignPids, contentionChecked, gpm, clocks, gpmStatus } : null,
     voidIfThrottled: ctx.voidIfThrottled ?? false,
+    ...(ctx.requireWitness ? { requireWitness: ctx.requireWitness } : {}),
     silicon, fault: out.fault, files,
   });
   refuseBusyCutShort(record, out.observed.samplerEnd, util, monoS(out.originNs ?? ctx.originNs));
