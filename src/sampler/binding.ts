@@ -122,4 +122,4 @@ export interface NativeBinding {
 }
 
 // The abiVersion this TypeScript expects; a stale .node from an older build is refused by name.
-export const EXPECTED_ABI_VERSION = 1;
+export const EXPECTED_ABI_VERSION = 2;

@@ -253,7 +253,7 @@ Napi::Value ClockOffsetNow(const Napi::CallbackInfo& info) { return offsetToJs(i
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   // The one list of exports.
-  exports.Set("abiVersion", Napi::Number::New(env, 1));
+  exports.Set("abiVersion", Napi::Number::New(env, 2));  // 2: tail past the stop, pre-start level, buffer-sized drains (#23)
   exports.Set("probe", Napi::Function::New(env, Probe, "probe"));
   exports.Set("computeProcesses", Napi::Function::New(env, ComputeProcesses, "computeProcesses"));
   exports.Set("monotonicNowS", Napi::Function::New(env, MonotonicNowS, "monotonicNowS"));
