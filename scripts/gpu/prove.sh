@@ -10,7 +10,7 @@
 #
 # Checks, in order (each runs when selected, its needs are met and its estimate fits the budget):
 #   probe       nh-gate probe names the silicon                              any arch
-#   build       nh-gate build --flag DEVICE_MAMBA is BUILT                   any arch
+#   build       nh-gate build --flag DEVICE_MAMBA is BUILT (on cpu: no flag)  any arch
 #   calibrate   busy vs CUDA-event truth at 4 duties (one-block, full-GPU, irregular bursts, torch bursts),
 #               GPM SM_UTIL tracking duty, sampler CPU vs an nvidia-smi -lms 100 loop (scripts/calibrate/run.mjs)
 #   busy-cli    nh-gate busy --start-marker 'LOAD READY' over the bursts load, 20% and 80%
@@ -40,6 +40,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 ROOT=$PWD
+SELF=$ROOT/scripts/gpu/prove.sh
 ARCH=${NH_GPU_ARCH:-90}
 JOBS=${NH_GPU_JOBS:-$(nproc 2>/dev/null || echo 4)}
 BUDGET_S=${NH_PROVE_BUDGET_S:-570}
@@ -192,7 +193,7 @@ export NH_GATE_LOCK="$ROOT/.nh-gate/gpu.lock"
 {
   echo "packed from: $(cat .carry/app/PACKED_FROM 2>/dev/null || git rev-parse HEAD 2>/dev/null || echo unknown)"
   echo "packed tree: $(cat .carry/app/PACKED_STATE 2>/dev/null || echo unknown)"
-  echo "ran: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname); arch $ARCH; jobs $JOBS; budget ${BUDGET_S}s; checks $SELECTED"
+  echo "ran: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n); arch $ARCH; jobs $JOBS; budget ${BUDGET_S}s; checks $SELECTED"
   echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,uuid --format=csv,noheader 2>/dev/null | head -1 || echo none)"
   echo "node $(node --version); nvcc $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' || echo absent); python3 $(python3 -c 'import sys; print(sys.version.split()[0])' 2>/dev/null || echo absent)"
 } > "$OUT/COMMIT"
@@ -215,7 +216,7 @@ for c in "${ORDER[@]}"; do
     if [ -n "${SLOT[$c]:-}" ]; then fn=(step_slot "$c" "$left"); else fn=("step_${c//-/_}"); fi
     # The step runs in a child with the time left: one that hangs is stopped and FAILs instead of the call.
     before=$(grep -c "\"step\":\"$c\"" "$PROVE_CHECKS")
-    timeout --kill-after=10 "$left" bash "$0" --step "${fn[@]}"
+    timeout --kill-after=10 "$left" bash "$SELF" --step "${fn[@]}"
     rc=$?
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then lib record "$c" "$c" FAIL "finishes within the ${left} s left" "stopped after $(( $(date +%s) - s0 )) s: the check did not finish"
     elif [ "$(grep -c "\"step\":\"$c\"" "$PROVE_CHECKS")" = "$before" ]; then lib record "$c" "$c" FAIL 'the step records its checks' "it recorded none (exit $rc)"; fi
@@ -225,6 +226,7 @@ for c in "${ORDER[@]}"; do
 done
 say "files in \$OUT: $(cd "$OUT" && echo *)"
 keep
+if [ -f "$OUT/busy-table.md" ]; then printf '\nbusy-table.md (docs/gpu-verdicts.md, "After"):\n%s\n\n' "$(cat "$OUT/busy-table.md")" | tee -a "$LOG"; fi
 tee -a "$LOG" < "$OUT/summary.txt"
 node scripts/gpu/prove-lib.mjs summary > /dev/null
 exit $?

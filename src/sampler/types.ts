@@ -12,7 +12,7 @@ export interface BusySamplerOptions {
   // NVML: how often the driver's buffered utilization samples are drained (default: half the span the driver's
   // buffer held at start, 0.5 to 20 s — each drain costs ~1.5 ms of CPU on an H200).
   utilEveryMs?: number;
-  // NVML GPM pair spacing (default 500 ms, never below 100 ms: shorter pairs read 0.0 with success).
+  // NVML GPM pair spacing (default 1000 ms, never below 100 ms: shorter pairs read 0.0 with success).
   gpmIntervalMs?: number;
   samplesPath: string;
   // Refuse to fall back: e.g. ['nvml'] makes a missing addon an error instead of a quieter instrument.

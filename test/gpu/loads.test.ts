@@ -14,7 +14,7 @@ const torchLoad = join(repoRoot, 'native/calibrate/torch_bursts.py');
 
 describe('native/calibrate/torch_bursts.py over a stand-in torch', () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
-    execa('python3', [torchLoad, ...args], { reject: false, env: { ...process.env, PYTHONPATH: join(fixtures, 'faketorch'), ...env } });
+    execa('python3', [torchLoad, ...args], { reject: false, env: { ...process.env, PYTHONPATH: join(fixtures, 'faketorch'), PYTHONDONTWRITEBYTECODE: '1', ...env } });
 
   it('prints LOAD READY, then its event-timed busy share near the duty as its last line', async () => {
     const r = await run(['--duty', '0.5', '--seconds', '1.5', '--seed', '3', '--ready-line']);

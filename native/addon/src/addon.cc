@@ -165,7 +165,7 @@ class SamplerWrap : public Napi::ObjectWrap<SamplerWrap> {
     opts_.deviceIndex = optUnsigned(o, "deviceIndex", 0, 0, 63);
     opts_.periodMs = optUnsigned(o, "periodMs", 250, 10, 10000);
     opts_.utilEveryMs = optUnsigned(o, "utilEveryMs", 0, 0, 60000);
-    opts_.gpmIntervalMs = optUnsigned(o, "gpmIntervalMs", 500, 100, 60000);
+    opts_.gpmIntervalMs = optUnsigned(o, "gpmIntervalMs", 1000, 100, 60000);
     opts_.procsEveryMs = optUnsigned(o, "procsEveryMs", 2000, 10, 60000);
     opts_.tailMs = optUnsigned(o, "tailMs", 1500, 0, 10000);
   }

@@ -161,8 +161,10 @@ void Sampler::gpmInit() {
   meta_.gpmStatus = "sampling";
 }
 
-void Sampler::gpmTick(double now) {
-  if (!gpmOn_ || (now - gpmPrevS_) * 1000.0 < std::max(100u, opts_.gpmIntervalMs)) return;
+void Sampler::gpmTick(double now, bool closing) {
+  // The closing pair (after the tail) only needs the 100 ms GPM must span: it covers the stop instant.
+  const unsigned minMs = closing ? 100u : std::max(100u, opts_.gpmIntervalMs);
+  if (!gpmOn_ || (now - gpmPrevS_) * 1000.0 < minMs) return;
   nvmlReturn_t r = lib_->gpmSampleGet(dev_, gpmNext_);
   double t = monoNowS();
   if (r != NVML_SUCCESS) {
@@ -335,7 +337,7 @@ void Sampler::run() {
     meta_.tailCovered = beyond;
     meta_.cpuUtilS += threadCpuS() - c0;
   }
-  if (!meta_.failed) gpmTick(monoNowS());
+  if (!meta_.failed) gpmTick(monoNowS(), true);
   meta_.threadCpuS = threadCpuS() - cpu0;
 }
 
