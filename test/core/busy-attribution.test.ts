@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { busyFromSamples, type UtilPoint } from '../../src/quantity/busy.js';
 import { busyInWindow, readingLevel, spansOf } from '../../src/quantity/busySpans.js';
 import { burstLoad, driverSamples, dutyLoad, truePct, type Interval } from './driverSim.js';
+// @ts-expect-error plain ESM script without types
+import { uniformBusyPct } from '../../scripts/calibrate/judge.mjs';
 
 // Issue #23: nh-gate busy read low against CUDA-event truth, more so at high duty. Its cause, pinned here against
 // a stand-in driver (test/core/driverSim.ts) whose busy intervals are known exactly: a load that starts and stops
@@ -17,19 +19,9 @@ function figure(samples: UtilPoint[], startS: number, endS: number, readings: 'd
   return q.value;
 }
 
-// The rule this issue replaced, kept here as the reference it is judged against: each period spread uniformly.
-function uniformFigure(samples: UtilPoint[], startS: number, endS: number): number {
-  let busy = 0;
-  let covered = 0;
-  for (const s of samples) {
-    const o = Math.min(s.tS, endS) - Math.max(s.tS - (s.periodS ?? P), startS);
-    if (o > 0) {
-      busy += s.gpuPct * o;
-      covered += o;
-    }
-  }
-  return busy / covered;
-}
+// The rule this issue replaced (scripts/calibrate/judge.mjs keeps it for the battery's before column): each
+// period spread uniformly over its overlap with the window, readings as given.
+const uniformFigure = (samples: UtilPoint[], startS: number, endS: number): number => uniformBusyPct(samples, { startS, endS }) as number;
 
 // Errors (figure − truth) over every driver phase for a load that runs exactly over the window [10, 10 + W).
 function errors(load: (s: number, e: number) => Interval[], windowS: number, truncate: boolean, rule: 'new' | 'uniform' = 'new'): number[] {

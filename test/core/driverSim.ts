@@ -2,6 +2,7 @@
 // intervals a kernel ran, it produces the samples NVML would — one per period, stamped at the period's end,
 // reading the share of (t − p, t] a kernel ran, truncated to a whole percent as the driver does (or exact).
 import type { UtilPoint } from '../../src/quantity/busy.js';
+import { seededRandom } from '../../src/stats/bootstrap.js';
 
 export type Interval = readonly [number, number];
 
@@ -38,22 +39,10 @@ export function dutyLoad(duty: number, startS: number, endS: number, cycleS = 0.
   return out;
 }
 
-// Deterministic pseudo-random numbers in [0, 1) (mulberry32), so an irregular load is the same every run.
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // Irregular bursts at a target duty, like the torch load of issue #23: bursts of 2–120 ms, gaps drawn so the
 // long-run busy share is `duty`, from startS to endS.
 export function burstLoad(duty: number, startS: number, endS: number, seed: number): Interval[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const out: Interval[] = [];
   let t = startS;
   while (t < endS) {
