@@ -7,7 +7,8 @@
 #   .carry/doctest/  doctest's header, found through CMAKE_INCLUDE_PATH for the engine's device suites
 #   .carry/llama/    llama.cpp's source and the tiny GGUF (scripts/gpu/pack-llama.sh), when .cache/llama.cpp/src
 #                    is here; without it the battery's llama slot is SKIPPED by name
-# then prints the carry list and checks it against the device tool's limits (8 paths, 64 MiB in all).
+# then prints the carry list and checks what travels against the device tool's limits (8 carried paths; the
+# working tree and the carried paths 64 MiB in all).
 # Usage (repo root, after npm ci): scripts/gpu/pack-prove.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.." || exit 2
@@ -35,7 +36,10 @@ else
   echo "pack-prove: no $src here (scripts/ci/llama-cpp.sh makes it): the llama slot will be SKIPPED"
 fi
 
-total=0
+# What travels is the working tree (tracked and untracked-not-ignored files, shared/) and the carried paths.
+total=$(git ls-files -co --exclude-standard -z | du -cb --files0-from=- 2>/dev/null | tail -n1 | cut -f1)
+[ -d shared ] && total=$(( total + $(du -sb shared | cut -f1) ))
+printf 'pack-prove: %-16s %6.1f MiB\n' 'working tree' "$(awk -v b="$total" 'BEGIN { print b / 1048576 }')"
 for p in "${carry[@]}"; do
   b=$(du -sb "$p" | cut -f1)
   total=$(( total + b ))
@@ -43,6 +47,6 @@ for p in "${carry[@]}"; do
 done
 limit=$(( 64 * 1048576 ))
 printf 'pack-prove: %-16s %6.1f MiB of 64 MiB; %s\n' total "$(awk -v b="$total" 'BEGIN { print b / 1048576 }')" "$(cat .carry/app/PACKED_STATE)"
-[ "$total" -le "$limit" ] || { echo "pack-prove: the carry is over the device tool's 64 MiB" >&2; exit 2; }
+[ "$total" -le "$limit" ] || { echo "pack-prove: the working tree and the carry are over the device tool's 64 MiB" >&2; exit 2; }
 list=$(printf '"%s", ' "${carry[@]}")
 echo "run(command=\"bash scripts/gpu/prove.sh\", carry=[${list%, }], timeout_s=600)"

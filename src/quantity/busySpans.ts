@@ -74,10 +74,9 @@ export function busyInWindow(spans: readonly Span[], startS: number, endS: numbe
     if (afterS > 0) r.endEdge = nextLevel === null ? 'uniform' : 'neighbour';
     const totalPctS = sp.pct * (sp.endS - sp.startS);
     const chargedPctS = beforeS * (prevLevel ?? sp.pct) + afterS * (nextLevel ?? sp.pct);
-    // The outside parts hold at most 100% of their length and at least nothing; the inside at most all of it.
-    const lo = Math.max(0, totalPctS - 100 * (beforeS + afterS));
-    const hi = Math.min(100 * overlapS, totalPctS);
-    r.busyPctS += Math.min(hi, Math.max(lo, totalPctS - chargedPctS));
+    // The inside holds at most its own length and the period's busy time, at least nothing (a neighbour busier
+    // than the period). Levels are at most 100, so the outside is never charged more than it can hold.
+    r.busyPctS += Math.min(100 * overlapS, totalPctS, Math.max(0, totalPctS - chargedPctS));
     r.coveredS += overlapS;
     r.spans += 1;
     r.periodsS.push(sp.endS - sp.startS);

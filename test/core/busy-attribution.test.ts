@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { busyFromSamples, type UtilPoint } from '../../src/quantity/busy.js';
-import { busyInWindow, readingLevel, spansOf } from '../../src/quantity/busySpans.js';
+import { busyInWindow, readingLevel, readingsOfSource, spansOf } from '../../src/quantity/busySpans.js';
 import { burstLoad, driverSamples, dutyLoad, truePct, type Interval } from './driverSim.js';
 // @ts-expect-error plain ESM script without types
 import { uniformBusyPct } from '../../scripts/calibrate/judge.mjs';
@@ -88,6 +88,8 @@ describe('busySpans', () => {
   it('readingLevel: driver readings 1–99 count at their midpoint; 0, 100 and fractional readings as given', () => {
     expect([0, 1, 37, 99, 100, 37.2].map((v) => readingLevel(v, 'driver'))).toEqual([0, 1.5, 37.5, 99.5, 100, 37.2]);
     expect([0, 37, 100].map((v) => readingLevel(v, 'exact'))).toEqual([0, 37, 100]);
+    // nh-gate's own samplers write the driver's readings; a file from elsewhere is taken as given.
+    expect(['nvml', 'nvidia-smi', 'file', undefined, null].map(readingsOfSource)).toEqual(['driver', 'driver', 'exact', 'exact', 'exact']);
   });
 
   it('spans: own period clipped at the previous sample, else back to it, else nominal; a first sample with neither has none', () => {
@@ -101,7 +103,7 @@ describe('busySpans', () => {
     // outside would take all of it → inside 0, never negative. After: (3, 4] read 0 → the period (2.5, 3.5]
     // keeps at most its inside 0.5 s busy.
     const b = busyInWindow([{ startS: 0, endS: 1, pct: 100 }, { startS: 1, endS: 2, pct: 50 }, { startS: 2, endS: 3, pct: 20 }], 1.5, 3);
-    expect(b).toMatchObject({ spans: 2, coveredS: 1.5, startEdge: 'neighbour', endEdge: null });
+    expect(b).toMatchObject({ spans: 2, coveredS: 1.5, startEdge: 'neighbour', endEdge: null, periodsS: [1, 1] });
     expect(b.busyPctS).toBeCloseTo(0 + 20, 9);
     const c = busyInWindow([{ startS: 1.5, endS: 2.5, pct: 10 }, { startS: 2.5, endS: 3.5, pct: 100 }, { startS: 3.5, endS: 4.5, pct: 0 }], 1.5, 3);
     expect(c).toMatchObject({ startEdge: null, endEdge: 'neighbour' });
@@ -110,6 +112,33 @@ describe('busySpans', () => {
     const d = busyInWindow([{ startS: 0, endS: 1, pct: 0 }, { startS: 1.01, endS: 2, pct: 50 }], 1.5, 2);
     expect(d).toMatchObject({ startEdge: 'uniform' });
     expect(d.busyPctS).toBeCloseTo(25, 9);
+  });
+
+  it('spans: a stated period that is not a positive finite number is no period; a repeated timestamp covers nothing', () => {
+    expect(spansOf([{ tS: 1, pct: 10 }, { tS: 2, pct: 20, periodS: -1 }, { tS: 3, pct: 30, periodS: Number.NaN }])).toEqual([
+      { startS: 1, endS: 2, pct: 20 }, { startS: 2, endS: 3, pct: 30 },
+    ]);
+    expect(spansOf([{ tS: 1, pct: 10, periodS: Number.POSITIVE_INFINITY }])).toEqual([]);
+    expect(spansOf([{ tS: 1, pct: 10, periodS: 1 }, { tS: 1, pct: 70 }])).toEqual([{ startS: 0, endS: 1, pct: 10 }]);
+  });
+
+  it('neighbours are spans that touch (1 ms of float slack, inclusive); a gap after a span leaves its end uniform', () => {
+    const touch = busyInWindow([{ startS: -1, endS: 0, pct: 0 }, { startS: 0.001, endS: 1.001, pct: 50 }], 0.5, 1.001);
+    expect(touch).toMatchObject({ startEdge: 'neighbour', endEdge: null, spans: 1 });
+    expect(touch.periodsS[0]).toBeCloseTo(1, 9);
+    expect(touch.busyPctS).toBeCloseTo(50, 9);
+    const touchAfter = busyInWindow([{ startS: -1, endS: 0, pct: 50 }, { startS: 0.001, endS: 1, pct: 0 }], -1, -0.5);
+    expect(touchAfter).toMatchObject({ startEdge: null, endEdge: 'neighbour', busyPctS: 50 });
+    const gapAfter = busyInWindow([{ startS: 0, endS: 1, pct: 50 }, { startS: 1.01, endS: 2, pct: 0 }], 0, 0.5);
+    expect(gapAfter).toMatchObject({ startEdge: null, endEdge: 'uniform', spans: 1, coveredS: 0.5 });
+    expect(gapAfter.busyPctS).toBeCloseTo(25, 9);
+  });
+
+  it('a non-finite reading is dropped, not a NaN figure; a window of exactly two periods is fine; uncut edges say so', () => {
+    const q = busyFromSamples([{ tS: 11, gpuPct: 50, periodS: 1 }, { tS: 12, gpuPct: Number.NaN, periodS: 1 }], { startS: 10, endS: 12 }).timeWeighted;
+    expect(q).toMatchObject({ status: 'measured', value: 50 });
+    const two = busyFromSamples([{ tS: 1, gpuPct: 10, periodS: 1 }, { tS: 2, gpuPct: 10, periodS: 1 }], { startS: 0, endS: 2 }).timeWeighted;
+    expect(two.status === 'measured' && [two.terms.resolution?.value, two.terms.edges?.value]).toEqual(['fine', 'none cut']);
   });
 
   it('the terms say how the edges were split and what the readings are', () => {
