@@ -80,7 +80,15 @@ export interface NativeMeta {
   failedAtMonoS: number | null;
   gpmStatus: string;
   utilStatus: string;
+  // After stop, a driver sample wholly past the stop instant was collected (so the period the stop cuts, and
+  // the level after it, are both in the file).
   tailCovered: boolean;
+  // Driver samples buffered at start and the seconds they spanned (how long the buffer holds), the drain cadence
+  // chosen from it, and how many samples followed a gap (buffer overrun or a paused driver; left uncovered).
+  bufferSamples?: number;
+  bufferSpanS?: number;
+  utilEveryS?: number;
+  utilGaps?: number;
   // Thread CPU seconds by activity (attributes the sampler's cost).
   cpuByActivity?: { utilS: number; polledAndClocksS: number; gpmS: number; procsS: number };
 }
@@ -91,6 +99,7 @@ export interface NativeSamplerOptions {
   utilEveryMs?: number;
   gpmIntervalMs?: number;
   procsEveryMs?: number;
+  // How long stop() waits at most for that sample (default 1500 ms).
   tailMs?: number;
 }
 
@@ -118,4 +127,4 @@ export interface NativeBinding {
 }
 
 // The abiVersion this TypeScript expects; a stale .node from an older build is refused by name.
-export const EXPECTED_ABI_VERSION = 1;
+export const EXPECTED_ABI_VERSION = 2;

@@ -4,6 +4,7 @@ import type { ProcessRun } from '../../exec/types.js';
 import { describeEnd, lastLines } from '../../exec/types.js';
 import { monoS } from '../../exec/clock.js';
 import { busyFromSamples, type UtilPoint } from '../../quantity/busy.js';
+import type { Readings } from '../../quantity/busySpans.js';
 import { activityFromGpm, type GpmPoint } from '../../quantity/activity.js';
 import { clocksOverWindow, describeClocks, type ClockPoint } from '../../quantity/clocks.js';
 import { refused } from '../../quantity/make.js';
@@ -27,7 +28,7 @@ export interface LegObservation extends Pick<LegRecord, 'index' | 'arm' | 'label
   golden: Golden;
   // The leg claims device execution (a device-arm flag on): reference-tier lines void it.
   deviceClaim: boolean;
-  busy: { util: UtilPoint[]; nominalPeriodS: number | null; backend: string | null; note: string | null; foreignPids: number[]; contentionChecked: boolean; gpm?: GpmPoint[]; clocks?: ClockPoint[]; gpmStatus?: string | null } | null;
+  busy: { util: UtilPoint[]; nominalPeriodS: number | null; readings?: Readings; backend: string | null; note: string | null; foreignPids: number[]; contentionChecked: boolean; gpm?: GpmPoint[]; clocks?: ClockPoint[]; gpmStatus?: string | null } | null;
   // The gate asks that a leg whose clocks were held down (power, thermal, hardware slowdown) be VOID (THROTTLED).
   voidIfThrottled?: boolean;
   silicon: Silicon | null;
@@ -93,7 +94,7 @@ export function judgeLeg(o: LegObservation): LegRecord {
 
   let samplerNote = o.busy?.note ?? null;
   if (o.busy) {
-    const figs = busyFromSamples(o.busy.util, window ? { startS: window.startS, endS: window.endS } : null, { ...(o.busy.nominalPeriodS ? { nominalPeriodS: o.busy.nominalPeriodS } : {}), silicon: o.silicon });
+    const figs = busyFromSamples(o.busy.util, window ? { startS: window.startS, endS: window.endS } : null, { ...(o.busy.nominalPeriodS ? { nominalPeriodS: o.busy.nominalPeriodS } : {}), readings: o.busy.readings ?? 'exact', silicon: o.silicon });
     quantities.busy = o.busy.foreignPids.length > 0 && figs.timeWeighted.status === 'measured'
       ? refused(figs.timeWeighted.name, 'CONTENDED', `a compute process that is not ours (pid ${o.busy.foreignPids.join(', ')}) used the GPU — the busy figure is not this leg's`)
       : figs.timeWeighted;
