@@ -38,6 +38,8 @@ describe('exit 1 without a verdict line is a failure, never a DIVERGENCE', () =>
     expect(f?.message).toBe('the engine exited 1 before its load-complete line and compared nothing: a load failure, not a DIVERGENCE (its last line: [stderr] [nemotron-h] engine load FAILED: no such file)');
     // A load event in the events file counts as loaded.
     expect(engineFailure(run, report, true)?.code).toBe('CRASHED');
+    const silent = leg([], 1);
+    expect(engineFailure(silent.run, silent.report, false)?.message).toBe('the engine exited 1 before its load-complete line and compared nothing: a load failure, not a DIVERGENCE');
   });
 
   it('after the load line, before TOKEN MATCH (a prompt FAILED): CRASHED', () => {
@@ -48,6 +50,8 @@ describe('exit 1 without a verdict line is a failure, never a DIVERGENCE', () =>
   it('exit 1 beside its DIVERGENCE line, or after its TOKEN MATCH, and every other exit code, is not a failure by this rule', () => {
     const div = leg([...HEAD, LOADED, ROW, MATCH, '[nemotron-h] DIVERGENCE'], 1);
     expect(engineFailure(div.run, div.report, false)).toBeNull();
+    const verdictOnly = leg([...HEAD, LOADED, '[nemotron-h] DIVERGENCE'], 1);
+    expect(engineFailure(verdictOnly.run, verdictOnly.report, false)).toBeNull();
     const afterMatch = leg([...HEAD, LOADED, ROW, MATCH], 1);
     expect(engineFailure(afterMatch.run, afterMatch.report, false)).toBeNull();
     for (const code of [0, 2, 3, 4, null]) {
@@ -66,7 +70,8 @@ describe('exit 1 without a verdict line is a failure, never a DIVERGENCE', () =>
     const strict = judgeFromRows(golden, 'decode', pass.report.prompts);
     const d = crossCheck(strict, pass.report, 1, 0);
     expect(d.agree).toBe(false);
-    expect(d.explanation).toContain(`the engine said ${EXIT_1_WITHOUT_VERDICT}, the harness ${strict.word}`);
+    expect(EXIT_1_WITHOUT_VERDICT).toBe('FAILED');
+    expect(d.explanation).toContain(`the engine said FAILED, the harness ${strict.word}`);
     expect(d.explanation).not.toContain('DIVERGENCE');
     // With its DIVERGENCE line, exit 1 is the engine's DIVERGENCE claim, cross-checked as before.
     const div = leg([...HEAD, LOADED, ROW, MATCH, '[nemotron-h] DIVERGENCE'], 1);

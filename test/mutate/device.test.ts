@@ -11,7 +11,7 @@ const row = (o: Record<string, unknown> = {}) => MutationSchema.parse({ id: 'd',
 const recipe = RecipeSchema.parse({
   schemaVersion: 1, name: 'r', profile: 'nh-ref', sourceDir: 'e', buildDir: 'b', configure: ['true'], build: ['true'],
   archs: { cpu: { configureArgv: [], requiredCells: [] } }, driver: { argv: ['x'], binary: 'x' },
-  suites: [{ name: 's', argv: ['t'], cpuOnlyAssertions: 4 }],
+  suites: [{ name: 'other', argv: ['o'] }, { name: 's', argv: ['t'], cpuOnlyAssertions: 4 }],
 });
 const green = (asserts: number): SuiteRun => ({
   exitCode: 0, signal: null, timedOut: false, interrupted: false, durationS: 1, tail: [],
@@ -32,15 +32,22 @@ describe('device rows', () => {
     expect(noGpuArch(row(), '90')).toBeNull();
     expect(noGpuArch(row({ device: false }), 'cpu')).toBeNull();
     expect(offArch({ verdict: 'VOID', reason: 'NOT_REBUILT', detail: '', mustFailCaseFailed: null })).toBe(false);
+    expect(offArch({ verdict: 'CAUGHT', reason: 'NO_GPU_ARCH', detail: '', mustFailCaseFailed: null })).toBe(false);
   });
 
   it('a GREEN device run with no device assertions is VOID GPU_SKIPPED, never SURVIVED; one that ran assertions stays SURVIVED', () => {
     const skipped = gpuSkipped(survived, row(), green(0), recipe);
     expect(skipped).toMatchObject({ verdict: 'VOID', reason: 'GPU_SKIPPED' });
+    expect(skipped.detail).toBe('GREEN with 0 assertion(s): the GPU cases took their skip path, so this run says nothing about the device code');
     expect(rowClass('caught', skipped)).toBe('void');
     expect(gpuSkipped(survived, row(), green(120), recipe)).toBe(survived);
     // Unfiltered, the suite's CPU-only count is the skip path too; filtered, only zero is.
-    expect(gpuSkipped(survived, row({ filter: undefined }), green(4), recipe)).toMatchObject({ reason: 'GPU_SKIPPED' });
+    expect(gpuSkipped(survived, row({ filter: undefined }), green(4), recipe)).toMatchObject({
+      reason: 'GPU_SKIPPED', detail: "GREEN with 4 assertion(s), exactly the suite's CPU-only count: the GPU cases took their skip path, so this run says nothing about the device code",
+    });
+    // A suite the recipe does not declare has no CPU-only count: only zero assertions is the skip path.
+    expect(gpuSkipped(survived, row({ filter: undefined, suite: 'gone' }), green(4), recipe)).toBe(survived);
+    expect(gpuSkipped(survived, row(), null, recipe)).toBe(survived);
     expect(gpuSkipped(survived, row(), green(4), recipe)).toBe(survived);
     // Host rows and catches are left as they are.
     expect(gpuSkipped(survived, row({ device: false }), green(0), recipe)).toBe(survived);
