@@ -3,7 +3,9 @@
 // mutation gate files, commits it, then commits a planted ~20-line change to the MoE routing code of
 // native/engine/src/moe.cpp, so `nh-gate mutate --in-diff HEAD~1` has a real change to judge.
 // Used by test/mutate/in-diff.e2e.test.ts, scripts/ci/mutate-in-diff.sh and bench/mutate-in-diff-bench.mjs.
-// Usage: node scripts/ci/plant-in-diff.mjs DIR   (DIR must not exist or be empty)
+// With --device the planted change is instead three lines of the device scan kernel (native/engine/cuda/
+// device_mamba.cu), the shape of the H200 run that found nvcc's per-compile names (scripts/gpu/mutate-device.sh).
+// Usage: node scripts/ci/plant-in-diff.mjs DIR [--device]   (DIR must not exist or be empty)
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -25,6 +27,25 @@ const git = (...a) => execFileSync('git', ['-c', 'user.email=ci@nh-gate', '-c', 
 git('init', '-q');
 git('add', '-A');
 git('commit', '-q', '-m', 'engine as shipped');
+
+if (process.argv[3] === '--device') {
+  // Behaviour unchanged (the same float operations in the same order); three changed lines of device code.
+  const cu = join(dir, 'native', 'engine', 'cuda', 'device_mamba.cu');
+  const from = `    const float dt = dSoftplus(dtRaw[size_t(t) * dtStride + h] + dtBias[h]);
+    const float a = expf(dt * A);
+    const float xv = row[h * P + p];
+`;
+  const src = readFileSync(cu, 'utf8');
+  if (src.split(from).length !== 2) { process.stderr.write('plant-in-diff: the scan kernel lines are not in device_mamba.cu exactly once\n'); process.exit(70); }
+  writeFileSync(cu, src.replace(from, `    const float dtIn = dtRaw[size_t(t) * dtStride + h] + dtBias[h];
+    const float dt = dSoftplus(dtIn), a = expf(dt * A);
+    const float xv = row[size_t(h) * P + p];
+`));
+  git('add', '-A');
+  git('commit', '-q', '-m', 'device scan: dt input named, a beside dt');
+  process.stdout.write(`${dir}\n`);
+  process.exit(0);
+}
 
 // The planted change: the routed weights move into a helper with a zero-sum guard, and the expert's
 // squared ReLU into another. Behaviour is unchanged; every changed line is new code the suite must cover.

@@ -11,7 +11,7 @@ import { cacheable, cacheKey, readCached, writeCached } from './cache.js';
 import type { GeneratedMutant, GeneratedOrigin, GenerationSummary } from './generate/generate.js';
 import { shardRows, type Shard } from './shard.js';
 import { Journal, recoverJournal, type Recovery } from './journal.js';
-import { planMutants, selectMutants } from './plan.js';
+import { onlyIds, planMutants, selectMutants } from './plan.js';
 import { suiteKey, treeLayout, type StepOptions, type SuiteRunner } from './steps.js';
 import { buildVars } from '../build/build.js';
 import { diagnoseFailure } from '../build/diagnose.js';
@@ -20,6 +20,7 @@ import { resolveProfile } from '../config/profiles.js';
 import type { MutantResult, SourceSpan, SuiteRun, TreeBaseline, VoidReason } from './types.js';
 import { generatedClass, judgeBaseline, judgeMutant, matchesExpectation, rowClass, runClass, type Judgement, type MutantMeasure } from './verdict.js';
 import { baselineSuite, buildBaseline, runMutant, type RebuildMode, type Worker } from './worker.js';
+import { gpuSkipped, noGpuArch, offArch } from './device.js';
 
 // Everything `nh-gate mutate` needs, already parsed: the pipeline never reads argv or the recipe file.
 export interface MutateOptions {
@@ -73,13 +74,14 @@ export function sourceExclude(rel: string): boolean {
 
 function row(m: Mutation, span: SourceSpan | null, tree: number | null, meas: MutantMeasure | null, j: Judgement, buildS: number | null, origin?: GeneratedOrigin): MutantResult {
   const gen = origin ? generatedClass(j) : null;
+  const off = offArch(j);
   return {
     id: m.id, mutation: m, span: origin?.span ?? span, tree,
     compileExit: meas?.compileExit ?? null, errorCount: meas?.errorCount ?? null, binarySha: meas?.binarySha ?? null,
     suite: meas?.suite ?? null, mustFailCaseFailed: j.mustFailCaseFailed, restoreSha: meas?.restoreSha ?? null,
     verdict: j.verdict, reason: j.reason, detail: j.detail, expected: m.expect,
-    matchesExpectation: matchesExpectation(m.expect, j), exitClass: gen ? gen.exitClass : rowClass(m.expect, j), buildS,
-    ...(origin && gen ? { origin, excluded: gen.excluded } : {}),
+    matchesExpectation: matchesExpectation(m.expect, j), exitClass: off ? 'passed' : gen ? gen.exitClass : rowClass(m.expect, j), buildS,
+    ...(origin && gen ? { origin, excluded: gen.excluded || off } : off ? { excluded: true } : {}),
   };
 }
 
@@ -103,10 +105,11 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
     const origins = new Map((o.generated ?? []).map((g) => [g.mutation.id, g.origin]));
     const mk = (m: Mutation, span: SourceSpan | null, tree: number | null, meas: MutantMeasure | null, j: Judgement, buildS: number | null): MutantResult =>
       row(m, span, tree, meas, j, buildS, origins.get(m.id));
-    // --only names a table row or a generated one; either way its suite's self-test still runs first.
-    const genOnly = o.only !== undefined && (o.generated ?? []).some((g) => g.mutation.id === o.only);
-    const generated = o.only === undefined ? (o.generated ?? []) : (o.generated ?? []).filter((g) => g.mutation.id === o.only);
-    let selected = genOnly ? [] : selectMutants(o.table, { only: o.only, changedFiles: o.changedFiles });
+    // --only names table rows or generated ones; either way their suites' self-tests still run first.
+    const ids = o.only === undefined ? null : onlyIds(o.only);
+    const generated = ids === null ? (o.generated ?? []) : (o.generated ?? []).filter((g) => ids.has(g.mutation.id));
+    const tableIds = ids === null ? undefined : [...ids].filter((id) => !generated.some((g) => g.mutation.id === id));
+    let selected = tableIds?.length === 0 ? [] : selectMutants(o.table, { only: tableIds?.join(','), changedFiles: o.changedFiles });
     if (generated.length) {
       // Every suite a generated row names must prove itself armed first, like the table's own rows.
       const have = new Set(selected.filter((m) => m.selfTest).map((m) => m.suite));
@@ -125,7 +128,11 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
       o.onRow?.(planned.map((p) => results.get(p.mutation.id)).filter((x): x is MutantResult => x !== undefined));
     };
     for (const p of planned) if (p.kind === 'void') emit(mk(p.mutation, null, null, null, voidJ(p.reason, `anchor found ${p.count}x in ${p.mutation.file}: preflight needs exactly 1`), null));
-    const runnable = planned.flatMap((p) => (p.kind === 'run' ? [p] : []));
+    for (const p of planned) {
+      const off = p.kind === 'run' ? noGpuArch(p.mutation, arch) : null;
+      if (p.kind === 'run' && off) emit(mk(p.mutation, p.span, null, null, off, null));
+    }
+    const runnable = planned.flatMap((p) => (p.kind === 'run' && !results.has(p.mutation.id) ? [p] : []));
 
     const jobs = Math.max(1, Math.min(o.jobs, runnable.length));
     const journal = new Journal(join(ws, 'journal.json'));
@@ -171,7 +178,7 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
     const runOne = async (w: Worker, p: (typeof runnable)[number]): Promise<void> => {
       const key = suiteKey(p.mutation.suite, p.mutation.filter);
       const r = await runMutant(w, p.mutation, timeoutS.get(key) ?? o.table.timeoutFloorS);
-      emit(mk(p.mutation, p.span, w.layout.index, r.measure, judgeMutant(r.measure, p.mutation), r.buildS));
+      emit(mk(p.mutation, p.span, w.layout.index, r.measure, gpuSkipped(judgeMutant(r.measure, p.mutation), p.mutation, r.measure.suite, o.recipe), r.buildS));
     };
     const pool = async (items: typeof runnable): Promise<void> => {
       let next = 0;
@@ -231,7 +238,9 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
     // Generated rows of which none was judged (all excluded or void) measured nothing: NOT MEASURED.
     const genRows = rows.filter((r) => r.origin);
     const genMeasured = genRows.some((r) => r.verdict === 'CAUGHT' || r.verdict === 'SURVIVED' || r.verdict === 'TIMEOUT');
-    const extra: ExitClass[] = genRows.length > 0 && !genMeasured ? ['void'] : [];
+    // Likewise a run whose every asked-for row was left out of the score (device rows on arch cpu).
+    const asked = rows.filter((r) => !r.mutation.selfTest);
+    const extra: ExitClass[] = (genRows.length > 0 && !genMeasured) || (asked.length > 0 && asked.every((r) => r.excluded)) ? ['void'] : [];
     return {
       recipe: o.recipe.name, sourceDir: srcRel, workspace: ws, rebuild, jobs,
       rows, baselines: workers.map((w) => w.baseline!).filter(Boolean), baselineFailure,

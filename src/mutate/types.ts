@@ -15,6 +15,9 @@ export type VoidReason =
   | 'UNVIABLE'         // the mutant did not compile: never a catch
   | 'NOT_REBUILT'      // the suite binary's sha equals the baseline: the mutant never reached it
   | 'NOT_RESTORED'     // after restore + rebuild the binary is not the baseline again
+  | 'NOT_REPRODUCIBLE' // the unmutated file built twice gave two binaries: no sha can prove restore or equivalence
+  | 'NO_GPU_ARCH'      // a device row on arch cpu: the defect is in code this build does not compile
+  | 'GPU_SKIPPED'      // a device row's suite ran GREEN with its GPU cases on their skip path: not a GPU result
   | 'NO_CASES'         // the suite (with its filter) selected zero test cases
   | 'BASELINE_RED'     // the unmutated suite is not GREEN: a RED mutant would prove nothing
   | 'SELF_TEST_FAILED' // the armed self-test of this suite was not CAUGHT

@@ -12,6 +12,8 @@ export interface MutantMeasure {
   baselineSha: string;
   suite: SuiteRun | null;
   restoreSha: string | null;
+  // Only when the restore missed the baseline: the sha of one more build of the unmutated tree.
+  rebuiltSha?: string | null | undefined;
   interrupted: boolean;
 }
 
@@ -69,6 +71,9 @@ export function judgeMutant(m: MutantMeasure, mutation: Mutation): Judgement {
     j = { verdict: 'SURVIVED', reason: null, detail: `GREEN ${s.counts.cases.passed}/${s.counts.cases.total} cases`, mustFailCaseFailed: mutation.mustFailCase ? false : null };
   }
   if (m.restoreSha !== m.baselineSha) {
+    if (m.restoreSha !== null && m.rebuiltSha != null && m.rebuiltSha !== m.restoreSha) {
+      return voided('NOT_REPRODUCIBLE', `${j.verdict}, but the unmutated ${mutation.file} built twice gave ${m.restoreSha.slice(0, 16)} and ${m.rebuiltSha.slice(0, 16)} (baseline ${m.baselineSha.slice(0, 16)}): the build is not reproducible, so no binary sha can prove a restore or an equivalence — nvcc: compile with --objdir-as-tempdir (and --frandom-seed=<per file> with -rdc)`);
+    }
     return voided('NOT_RESTORED', `${j.verdict} then restore rebuilt ${m.restoreSha === null ? 'nothing' : m.restoreSha.slice(0, 16)}, not the baseline ${m.baselineSha.slice(0, 16)}`);
   }
   return j;

@@ -63,18 +63,32 @@ export async function runMutant(w: Worker, m: Mutation, timeoutS: number): Promi
   }
   const interrupted = build.interrupted || (suite?.interrupted ?? false) || (w.step.signal?.aborted ?? false);
   let restoreSha: string | null = null;
+  let rebuiltSha: string | null = null;
   let buildS = build.durationS;
   if (!interrupted) {
     const back = await buildTree(w.recipe, w.layout, w.step, w.rebuild === 'full');
     buildS += back.durationS;
     restoreSha = back.exitCode === 0 ? fileSha(suiteBinary(w.recipe, m.suite, w.layout, w.step)) : null;
-    if (restoreSha !== baselineSha && !back.interrupted) w.broken = true;
+    if (restoreSha !== baselineSha && !back.interrupted) {
+      w.broken = true;
+      // Tell a restore that went wrong from a build that is not reproducible: the same bytes once more.
+      if (restoreSha !== null) ({ sha: rebuiltSha, buildS } = await rebuildUnchanged(w, path, original, m.suite, buildS));
+    }
   }
   return {
     build,
     buildS,
-    measure: { compileExit: build.exitCode, errorCount: build.errorCount, firstError: build.firstError, binarySha, baselineSha, suite, restoreSha, interrupted },
+    measure: { compileExit: build.exitCode, errorCount: build.errorCount, firstError: build.firstError, binarySha, baselineSha, suite, restoreSha, rebuiltSha, interrupted },
   };
+}
+
+// Rewrites a file with its own bytes (a fresh mtime), rebuilds, and hashes the suite binary again: a sha that
+// moves with no change to the source is a build that is not reproducible (nvcc's per-compile temp names).
+async function rebuildUnchanged(w: Worker, path: string, original: string, suite: string, buildS: number): Promise<{ sha: string | null; buildS: number }> {
+  writeFresh(path, original);
+  const again = await buildTree(w.recipe, w.layout, w.step, w.rebuild === 'full');
+  const sha = again.exitCode === 0 && !again.interrupted ? fileSha(suiteBinary(w.recipe, suite, w.layout, w.step)) : null;
+  return { sha, buildS: buildS + again.durationS };
 }
 
 // Runs one suite key on the unmutated tree (for the baseline).

@@ -22,7 +22,7 @@ export function legLines(leg: LegRecord): string[] {
       if (p.got) out.push(`    got: ${p.got.join(' ')}`);
       out.push(`    exp: ${p.exp.join(' ')}`);
     }
-    for (const r of t.reasons) out.push(`  ${r}`);
+    for (const r of t.reasons) out.push(`  ${formatReason(r)}`);
   }
   if (leg.crossCheck) out.push(`  engine said ${leg.crossCheck.engineWord ?? 'nothing'} (exit ${leg.crossCheck.engineExit ?? '?'}): ${leg.crossCheck.agree ? 'agrees with the harness' : `DISAGREES — ${leg.crossCheck.explanation}`}`);
   if (leg.referenceTierLines > 0) out.push(`  reference-tier lines: ${leg.referenceTierLines}`);

@@ -1,5 +1,6 @@
 import type { DriverReport } from '../../profiles/types.js';
 import type { CrossCheck, TokenJudgement } from '../../results/types.js';
+import { EXIT_1_WITHOUT_VERDICT } from './failure.js';
 
 // The engine's own exit codes (SPEC §4) as the verdict they stand for.
 export const ENGINE_EXIT_WORD: Record<number, string> = { 0: 'STRICT PASS', 1: 'DIVERGENCE', 2: 'REFUSING', 3: 'ZERO COMPARED', 4: 'SHORT' };
@@ -32,12 +33,12 @@ export function crossCheck(harness: TokenJudgement, report: DriverReport, exitCo
   if (engineWord !== null && exitWord !== null && engineWord !== exitWord && !(engineWord === 'REFUSING' && exitCode === 3)) {
     problems.push(`the engine printed ${engineWord} but exited ${exitCode} (${exitWord})`);
   }
-  const said = engineWord ?? exitWord;
+  const said = engineWord ?? (exitCode === 1 ? EXIT_1_WITHOUT_VERDICT : exitWord);
   if (said === null) problems.push('the engine printed no verdict and its exit code is unknown');
   else if (harness.word === 'NEAR-TIE PASS' && said === 'DIVERGENCE') {
     if (problems.length === 0) return { ...base, agree: true, explanation: 'the engine has no near-tie licence and said DIVERGENCE; the harness classified the mismatch from the golden\'s margins' };
-  } else if (harness.word === 'VOID' && (said === 'ZERO COMPARED' || said === 'REFUSING')) {
-    // both refuse to judge
+  } else if (harness.word === 'VOID' && (said === 'ZERO COMPARED' || said === 'REFUSING' || said === EXIT_1_WITHOUT_VERDICT)) {
+    // both refuse to judge (exit 1 with no verdict line: the engine failed, it did not say DIVERGENCE)
   } else if (said !== harness.word) problems.push(`the engine said ${said}, the harness ${harness.word}`);
   return { ...base, agree: problems.length === 0, explanation: problems.length ? problems.join('; ') : 'engine and harness agree' };
 }

@@ -18,6 +18,7 @@ import type { EngineEvents } from './events.js';
 import { crossCheck } from './crosscheck.js';
 import { judgeTokens, witnessRequired } from './witness.js';
 import { timingQuantities } from './timing.js';
+import { engineFailure } from './failure.js';
 
 // Everything observed about one leg, gathered by the leg runner; judged here without any effect.
 export interface LegObservation extends Pick<LegRecord, 'index' | 'arm' | 'label' | 'mode' | 'flagEnv' | 'binarySha256'> {
@@ -75,6 +76,8 @@ export function judgeLeg(o: LegObservation): LegRecord {
   else if ((run.exitCode !== null && ![0, 1, 2, 3, 4].includes(run.exitCode)) || (run.exitCode === 2 && !refusing)) {
     voidReasons.push(reason('CRASHED', `the driver exited ${run.exitCode}, which is not one of its verdict codes`));
   }
+  const failed = voidReasons.length === 0 ? engineFailure(run, report, o.events?.loadEndNs != null) : null;
+  if (failed) voidReasons.push(failed);
   if (refusing) voidReasons.push(reason('ENGINE_REFUSED', refusing.detail));
   if (o.deviceClaim && report.referenceTier.count > 0) voidReasons.push(reason('REFERENCE_TIER', `${report.referenceTier.count} reference-tier line(s) on a device-arm claim — not a device result`));
   if (o.busy && o.busy.foreignPids.length > 0) voidReasons.push(reason('CONTENDED', `compute process(es) not ours on the GPU: pid ${o.busy.foreignPids.join(', ')}`));

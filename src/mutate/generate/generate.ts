@@ -101,9 +101,9 @@ function interleave(edits: LineEdit[], cap: number): LineEdit[] {
   return out;
 }
 
-function routeFor(file: string, cfg: InDiffConfig, suites: string[]): { suite: string; filter?: string }[] {
+function routeFor(file: string, cfg: InDiffConfig, suites: string[]): { suite: string; filter?: string; device?: true }[] {
   const r = cfg.routes.find((x) => globRegExp(x.files).test(file));
-  if (r) return [{ suite: r.suite, ...(r.filter ? { filter: r.filter } : {}) }];
+  if (r) return [{ suite: r.suite, ...(r.filter ? { filter: r.filter } : {}), ...(r.device ? { device: true as const } : {}) }];
   return suites.map((suite) => ({ suite }));
 }
 
@@ -184,7 +184,7 @@ export function generateMutants(input: GenerationInput): { mutants: GeneratedMut
           row.push({
             mutation: {
               id, file: cf.file, anchor, replacement, suite: r.suite, ...(r.filter ? { filter: r.filter } : {}),
-              why: `generated (${e.op}): ${e.what} at ${cf.file}:${line}`, expect: 'caught', selfTest: false,
+              why: `generated (${e.op}): ${e.what} at ${cf.file}:${line}`, expect: 'caught', selfTest: false, device: r.device === true,
             },
             origin: {
               operator: e.op, what: e.what, line, before: raw, after, edit: e.text, contextLines: span.to - span.from,
