@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 // The core's own tests, minus those that spawn the built binary: what StrykerJS runs against each mutant.
 export default defineConfig({
   test: {
-    include: ['test/core/**/*.test.ts'],
+    // The suite readers' and the mutation verdicts' pure tests (over captured real suite output) too.
+    include: ['test/core/**/*.test.ts', 'test/mutate/suites/{readers,judge,targets}.test.ts', 'test/mutate/verdict.test.ts'],
     exclude: ['test/core/cli.test.ts', 'test/core/schemas.test.ts', 'test/core/config.test.ts'],
     testTimeout: 60_000,
     pool: 'forks',
