@@ -8,7 +8,7 @@ import { acquireLock } from '../exec/lock.js';
 import { monoNs } from '../exec/clock.js';
 import { fileSha, syncTree, treeSha } from './files.js';
 import { buildBaselines, gpuFor, judgeBaselines, pool } from './baseline.js';
-import { rejudgeCandidates, rejudgeWithSanitizer } from './sanitize.js';
+import { rejudgeCandidates, rejudgeWithSanitizer, sanitizesArch, withRejudge } from './sanitize.js';
 import { cacheable, cacheKey, readCached, writeCached } from './cache.js';
 import type { GeneratedMutant, GeneratedOrigin, GenerationSummary } from './generate/generate.js';
 import { shardRows, type Shard } from './shard.js';
@@ -174,16 +174,11 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
     }
 
     // Survivors of the relational/bounds/index operators, re-run in the recipe's sanitizer build.
-    const san = o.recipe.sanitizer;
-    const candidates = o.sanitize === false || !san || !san.archs.includes(arch) || o.signal?.aborted ? [] : rejudgeCandidates([...results.values()]);
+    const candidates = o.sanitize === false || o.signal?.aborted || !sanitizesArch(o.recipe, arch) ? [] : rejudgeCandidates([...results.values()]);
     if (candidates.length) {
-      log(`sanitizer: re-judging ${candidates.length} survivor(s) in ${san!.buildDir}`);
+      log(`sanitizer: re-judging ${candidates.length} survivor(s) in ${o.recipe.sanitizer!.buildDir}`);
       const verdicts = await rejudgeWithSanitizer(candidates, { recipe: o.recipe, workers, workspace: ws, table: o.table, arch, signal: o.signal });
-      for (const r of candidates) {
-        const v = verdicts.get(r.id)!;
-        const caught: Judgement = { verdict: 'CAUGHT BY SANITIZER', reason: null, detail: `${r.detail}; ${v.detail}`, mustFailCaseFailed: r.mustFailCaseFailed };
-        emit(v.credited ? { ...r, sanitizer: v, verdict: caught.verdict, detail: caught.detail, exitClass: generatedClass(caught).exitClass } : { ...r, sanitizer: v });
-      }
+      for (const r of candidates) emit(withRejudge(r, verdicts.get(r.id)!));
     }
     const interrupted = o.signal?.aborted ?? false;
     for (const p of runnable) {

@@ -4,7 +4,7 @@ import { buildBaselines, gpuFor, judgeBaselines, pool } from './baseline.js';
 import type { OperatorName } from './generate/operators.js';
 import { suiteKey, treeLayout } from './steps.js';
 import type { MutantResult, SanitizerRejudge } from './types.js';
-import { judgeMutant, type MutantMeasure } from './verdict.js';
+import { generatedClass, judgeMutant, type Judgement, type MutantMeasure } from './verdict.js';
 import { runMutant, type Worker } from './worker.js';
 
 // The operators whose survivors may be memory errors the suites cannot see: a loop bound or comparison
@@ -18,6 +18,19 @@ export function sanitizedRecipe(recipe: Recipe): Recipe | null {
   const s = recipe.sanitizer;
   if (!s) return null;
   return { ...recipe, buildDir: s.buildDir, suiteConfigureArgv: [...recipe.suiteConfigureArgv, ...s.configureArgv], driver: { ...recipe.driver, env: { ...recipe.driver.env, ...s.env } } };
+}
+
+// Whether this run re-judges at all: the recipe declares a sanitizer build for the arch.
+export function sanitizesArch(recipe: Recipe, arch: string): boolean {
+  return recipe.sanitizer?.archs.includes(arch) ?? false;
+}
+
+// A survivor with its re-judge attached; a credited one becomes CAUGHT BY SANITIZER (its own word and
+// exit class, counted apart from CAUGHT), the plain suite's detail kept beside the sanitizer's.
+export function withRejudge(r: MutantResult, v: SanitizerRejudge): MutantResult {
+  if (!v.credited) return { ...r, sanitizer: v };
+  const caught: Judgement = { verdict: 'CAUGHT BY SANITIZER', reason: null, detail: `${r.detail}; ${v.detail}`, mustFailCaseFailed: r.mustFailCaseFailed };
+  return { ...r, sanitizer: v, verdict: caught.verdict, detail: caught.detail, exitClass: generatedClass(caught).exitClass };
 }
 
 // The rows to re-judge: generated survivors of those operators not re-judged yet (a cached row may be).

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MutationSchema } from '../../../src/config/mutations.js';
 import { loadRecipe } from '../../../src/config/load.js';
 import { RecipeSchema } from '../../../src/config/recipe.js';
-import { rejudgeCandidates, judgeSanitized, sanitizedRecipe, SANITIZER_OPERATORS } from '../../../src/mutate/sanitize.js';
+import { rejudgeCandidates, judgeSanitized, sanitizedRecipe, sanitizesArch, SANITIZER_OPERATORS, withRejudge } from '../../../src/mutate/sanitize.js';
 import { suiteTargets, targetBuildArgv } from '../../../src/mutate/steps.js';
 import { filterArgvOf, suiteCall } from '../../../src/mutate/suite/invoke.js';
 import { sanitizerFinding } from '../../../src/mutate/suite/sanitizer.js';
@@ -69,6 +69,9 @@ describe('the sanitizer re-judge (pure parts)', () => {
     expect(s.suiteConfigureArgv.join(' ')).toMatch(/-fsanitize=address,undefined/);
     expect(s.driver.env).toMatchObject({ ...recipe.driver.env, ASAN_OPTIONS: expect.any(String) });
     expect(sanitizedRecipe({ ...recipe, sanitizer: undefined })).toBeNull();
+    expect(sanitizesArch(recipe, 'cpu')).toBe(true);
+    expect(sanitizesArch(recipe, '90')).toBe(false);
+    expect(sanitizesArch({ ...recipe, sanitizer: undefined }, 'cpu')).toBe(false);
   });
 
   const mutation = MutationSchema.parse({ id: 'g', file: 'f.cpp', anchor: 'a', replacement: 'b', why: 'w', suite: 's', expect: 'caught' });
@@ -95,6 +98,10 @@ describe('the sanitizer re-judge (pure parts)', () => {
     // The same binary as the sanitizer baseline, or a restore that does not come back: nothing credited.
     expect(judgeSanitized(m({ binarySha: 'b', suite: suite({ sanitizer: 'ERROR: AddressSanitizer: x' }) }), r, null, 2)).toMatchObject({ credited: false, reason: 'NOT_REBUILT' });
     expect(judgeSanitized(m({ restoreSha: 'd', suite: suite({ sanitizer: 'ERROR: AddressSanitizer: x' }) }), r, null, 2)).toMatchObject({ credited: false, reason: 'NOT_RESTORED' });
+    const credited = judgeSanitized(m({ suite: suite({ sanitizer: 'ERROR: AddressSanitizer: heap-buffer-overflow' }) }), r, null, 2);
+    expect(withRejudge({ ...r, detail: 'GREEN 1/1 cases' }, credited)).toMatchObject({ verdict: 'CAUGHT BY SANITIZER', exitClass: 'passed', detail: 'GREEN 1/1 cases; the sanitizer build caught it: ERROR: AddressSanitizer: heap-buffer-overflow' });
+    const notCredited = judgeSanitized(m({ suite: suite({ sanitizer: null }) }), r, null, 2);
+    expect(withRejudge(r, notCredited)).toMatchObject({ verdict: 'SURVIVED', exitClass: 'failed', sanitizer: { credited: false } });
     expect(judgeSanitized(m({ suite: suite({ exitCode: 0, counts: { format: 'doctest', source: 'console', cases: { total: 1, passed: 1, failed: 0, skipped: 0 }, assertions: null, success: true, failingCases: [], skippedCases: [], caseResults: [], complete: false } }) }), r, null, 2)).toMatchObject({ credited: false, verdict: 'SURVIVED' });
   });
 });
