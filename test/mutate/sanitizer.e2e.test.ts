@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDist, REPO, runMutateCli, type CliRun } from './helpers.js';
@@ -26,15 +25,21 @@ let plainCode: number | null;
 
 beforeAll(async () => {
   ensureDist();
-  root = join(mkdtempSync(join(tmpdir(), 'nhg-sanitizer-')), 'repo');
+  // Inside the repository (ignored .nh-gate/) at a fixed path, so CI's ccache (base dir: the clone) serves
+  // the plain and the sanitizer builds of the engine from one run to the next.
+  const work = join(REPO, '.nh-gate', 'test', 'sanitizer-e2e');
+  rmSync(work, { recursive: true, force: true });
+  root = join(work, 'repo');
   execFileSync(process.execPath, [join(REPO, 'scripts', 'ci', 'plant-in-diff.mjs'), root, '--change', 'mamba-gate'], { stdio: 'ignore' });
-  // A table holding only the suite's armed self-test, and routes that judge mamba.cpp by the Mamba mixer
-  // case with one mutant per changed line (the relational flip comes first): few builds. The deleted gate
-  // call survives too, and stays a survivor: it zeroes every Mamba output alike, which a case comparing
-  // the decode arms with each other cannot see (measured here; the driver's golden is the engine's own).
-  const table = JSON.parse(readFileSync(join(root, 'gates', 'nh-ref', 'mutations.json'), 'utf8')) as { mutants: { selfTest?: boolean }[] };
+  // A table holding one armed self-test, on the Mamba mixer case (the state carry dropped), and routes that
+  // judge mamba.cpp by that case with one mutant per changed line (the relational flip comes first): one
+  // suite key, few builds. The deleted gate call survives too, and stays a survivor: it zeroes every Mamba
+  // output alike, which a case comparing the decode arms with each other cannot see (the driver's golden
+  // is the engine's own, so it cannot either).
+  const table = JSON.parse(readFileSync(join(root, 'gates', 'nh-ref', 'mutations.json'), 'utf8')) as { mutants: { id: string }[] };
+  const self = { ...table.mutants.find((m) => m.id === 'ssm-state-carry-dropped')!, selfTest: true, filter: 'Mamba mixer*' };
   mkdirSync(join(root, 'gates', 'san'), { recursive: true });
-  writeFileSync(join(root, 'gates', 'san', 'mutations.json'), JSON.stringify({ ...table, recipe: 'nh-ref', mutants: table.mutants.filter((m) => m.selfTest) }, null, 2));
+  writeFileSync(join(root, 'gates', 'san', 'mutations.json'), JSON.stringify({ ...table, recipe: 'nh-ref', mutants: [self] }, null, 2));
   writeFileSync(join(root, 'gates', 'san', 'in-diff.json'), JSON.stringify({
     schemaVersion: 1, recipe: 'nh-ref', perLineCap: 1, perChangeCap: 10,
     routes: [{ files: MAMBA, suite: 'nh-ref-tests', filter: 'Mamba mixer*' }],
@@ -44,7 +49,7 @@ beforeAll(async () => {
   const run = await runMutateCli(root, ['--table', 'gates/san/mutations.json', '--in-diff', 'HEAD~1', '--no-sanitizer', '--json']);
   plainCode = run.code;
   plain = JSON.parse(run.stdout) as Doc;
-}, 1_500_000);
+}, 2_400_000);
 
 const loopLine = (): number => readFileSync(join(root, MAMBA), 'utf8').split('\n').findIndex((l) => l.includes('for (int i = 0; i < dI; ++i) g[i] = y[i] * silu(z[i]);')) + 1;
 const callLine = (): number => readFileSync(join(root, MAMBA), 'utf8').split('\n').findIndex((l) => l.includes('gate(y, z, g.data(), dI);')) + 1;
@@ -73,7 +78,7 @@ describe('a survivor of the plain suite, re-judged in the sanitizer build (ASan 
   });
 
   it('is counted apart from CAUGHT, and the report names the line only a sanitizer protects', () => {
-    expect(doc.rows.filter((r) => r.verdict === 'CAUGHT').map((r) => r.id)).toEqual(['moe-bias-dropped']);
+    expect(doc.rows.filter((r) => r.verdict === 'CAUGHT').map((r) => r.id)).toEqual(['ssm-state-carry-dropped']);
     expect(doc.rows.filter((r) => r.verdict === 'CAUGHT BY SANITIZER').map((r) => r.id)).toEqual([relational(doc).id]);
     expect(doc.sanitizerOnly).toEqual([expect.objectContaining({ file: MAMBA, line: loopLine(), operator: 'relational' })]);
     // The deleted call is not a relational/bounds/index mutant: it is not re-judged and stays a survivor.

@@ -29,14 +29,15 @@ function readCase(format: SuiteFormat, tc: XmlNode): ReadCase {
   // CTest keeps each test's output here; the others print theirs to the console instead.
   const messages = kids(tc, 'system-out').flatMap((o) => text(o).split('\n')).filter((l) => l.trim() !== '');
   if (failures.length > 0) {
-    const f = failures[0]!;
-    return { name, status: 'failed', assertions: format === 'ctest' ? null : { passed: null, failed: failures.length }, note: firstLine(attr(f, 'message')) ?? firstLine(text(f)), messages };
+    const note = failures.map((f) => firstLine(attr(f, 'message')) ?? firstLine(text(f))).find((n) => n !== undefined);
+    return { name, status: 'failed', assertions: format === 'ctest' ? null : { passed: null, failed: failures.length }, note, messages };
   }
   const status = attr(tc, 'status')?.toLowerCase() ?? '';
   const result = attr(tc, 'result')?.toLowerCase() ?? '';
   if (skipped.length > 0 || SKIP_STATUS.has(status) || SKIP_RESULT.has(result)) {
     const s = skipped[0];
-    return { name, status: 'skipped', assertions: null, note: firstLine(attr(s, 'message')) ?? firstLine(text(s)) ?? (status || result), messages };
+    const word = SKIP_STATUS.has(status) ? status : SKIP_RESULT.has(result) ? result : 'skipped';
+    return { name, status: 'skipped', assertions: null, note: firstLine(attr(s, 'message')) ?? firstLine(text(s)) ?? word, messages };
   }
   return { name, status: 'passed', assertions: format === 'ctest' ? null : { passed: null, failed: 0 }, messages };
 }

@@ -10,7 +10,7 @@ export function sanitizerFinding(lines: readonly string[]): string | null {
   let first: string | null = null;
   for (const line of lines) {
     const r = first === null ? REPORT.exec(line) : null;
-    if (r) first = line.replace(/^==\d+==/, '').trim().slice(0, 240);
+    if (r) first = line.trim().replace(/^==\d+==/, '').slice(0, 240);
     const s = SUMMARY.exec(line);
     if (s) return `${first ?? s[0]}${first ? ` (${s[1]!.trim().slice(0, 200)})` : ''}`;
   }

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readSuite } from '../../../src/mutate/suite/read.js';
 import type { SuiteCounts } from '../../../src/mutate/suite/types.js';
 import { needsTitle } from '../../helpers/needs.js';
+import { REPO } from '../helpers.js';
 // @ts-expect-error: a plain .mjs script (it is also the accept command), typed by its use here
 import { captureAll } from './capture.mjs';
 import { CAPTURES, captured } from './captured.js';
@@ -21,7 +21,11 @@ function shape(k: SuiteCounts | null): unknown {
 }
 
 describe.skipIf(!ready)(needsTitle('the captured suite output is what project/ prints today', NEED), () => {
-  const work = mkdtempSync(join(tmpdir(), 'nhg-suites-regen-'));
+  // Inside the repository (ignored .nh-gate/), at a fixed path: CI's ccache (CCACHE_BASEDIR = the clone)
+  // then finds the same relative paths on every run and the four suites rebuild from cache.
+  const work = join(REPO, '.nh-gate', 'test', 'suites-regen');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
   it('rebuilds the four suites, reruns every capture, and the readers agree with the committed captures', { timeout: 600_000 }, () => {
     const { results, missing } = captureAll(join(work, 'w'), join(work, 'out')) as { results: Record<string, { exit: number }>; missing: string[] };
