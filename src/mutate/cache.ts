@@ -6,7 +6,7 @@ import type { MutantResult } from './types.js';
 
 // Results that a re-run may reuse: only verdicts that were fully proven (built, hashed, restored).
 export function cacheable(r: MutantResult): boolean {
-  if (r.verdict === 'CAUGHT' || r.verdict === 'SURVIVED' || r.verdict === 'TIMEOUT') return true;
+  if (r.verdict === 'CAUGHT' || r.verdict === 'CAUGHT BY SANITIZER' || r.verdict === 'SURVIVED' || r.verdict === 'TIMEOUT') return true;
   return r.verdict === 'VOID' && (r.reason === 'UNVIABLE' || r.reason === 'NOT_REBUILT');
 }
 

@@ -24,7 +24,8 @@ export function offArch(j: Judgement): boolean {
 // A device row's GREEN run is a GPU result only when device assertions ran: zero assertions (or, for an
 // unfiltered suite, exactly the recipe's CPU-only count) means its GPU cases took their skip path.
 export function gpuSkipped(j: Judgement, m: Mutation, run: SuiteRun | null, recipe: Recipe): Judgement {
-  if (!m.device || j.verdict !== 'SURVIVED' || !run?.counts) return j;
+  // A suite that prints no assertion totals is judged by its skipped GPU cases instead (verdict.ts gpuSkipped).
+  if (!m.device || j.verdict !== 'SURVIVED' || !run?.counts?.assertions) return j;
   const ran = run.counts.assertions.total;
   const cpuOnly = m.filter === undefined ? recipe.suites.find((s) => s.name === m.suite)?.cpuOnlyAssertions : undefined;
   if (ran > 0 && ran !== cpuOnly) return j;

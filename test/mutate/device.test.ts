@@ -15,7 +15,7 @@ const recipe = RecipeSchema.parse({
 });
 const green = (asserts: number): SuiteRun => ({
   exitCode: 0, signal: null, timedOut: false, interrupted: false, durationS: 1, tail: [],
-  counts: { cases: { total: 4, passed: 4, failed: 0, skipped: 0 }, assertions: { total: asserts, passed: asserts, failed: 0 }, success: true, failingCases: [] },
+  counts: { format: 'doctest', source: 'console', cases: { total: 4, passed: 4, failed: 0, skipped: 0 }, assertions: { total: asserts, passed: asserts, failed: 0 }, success: true, failingCases: [], skippedCases: [], caseResults: [], complete: true },
 });
 const survived: Judgement = { verdict: 'SURVIVED', reason: null, detail: 'GREEN 4/4 cases', mustFailCaseFailed: false };
 const base = 'b'.repeat(64);

@@ -16,6 +16,8 @@ export interface MutateCliOptions extends ExecutorCliOptions {
   out?: string;
   workspace?: string;
   fullRebuild?: boolean;
+  wholeBuild?: boolean;
+  sanitizer?: boolean;
   json?: boolean;
   map?: string;
   shard?: string;
@@ -41,6 +43,8 @@ export function register(program: Command): void {
     .option('--out <dir>', 'run directory for the reports (default .nh-gate/runs/<UTC stamp>-mutate-<recipe>)')
     .option('--workspace <dir>', 'where the scratch trees live (default .nh-gate/mutate/<recipe>)')
     .option('--full-rebuild', 'wipe and reconfigure the build dir for every build (the benchmark\'s control)')
+    .option('--whole-build', 'build every target for every mutant, not its suite\'s targets (the benchmark\'s control)')
+    .option('--no-sanitizer', 'do not re-judge survivors in the recipe\'s sanitizer build')
     .option('--json', 'print one JSON document on stdout')
     .action((opts: MutateCliOptions) => runAction(() => mutateCommand(opts)));
 }
@@ -91,7 +95,7 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
   try {
     rep = await runMutate({
       root, recipe, table, jobs, only: opts.only, workspace, changedFiles, arch: opts.arch,
-      rebuild: opts.fullRebuild ? 'full' : 'incremental', signal: interrupt.signal,
+      rebuild: opts.fullRebuild ? 'full' : 'incremental', wholeBuild: opts.wholeBuild === true, sanitize: opts.sanitizer !== false, signal: interrupt.signal,
       log: tty ? (l) => process.stderr.write(`${l}\n`) : undefined,
       onRow: (rows) => writeReports(outDir, root, rows, null, null),
       generated: inDiff?.mutants, generation: inDiff?.summary, shard,
