@@ -3,17 +3,21 @@ import { isPass } from '../verdict/words.js';
 import { renderQuantity } from '../quantity/render.js';
 import type { LegRecord, RunResult } from '../results/types.js';
 
+// A leg's Slurm job and the silicon it ran on, as one line.
+export function slurmLine(leg: LegRecord): string {
+  const j = leg.slurm!;
+  const s = leg.silicon;
+  const on = s ? (s.kind === 'gpu' ? `${s.gpuName} (cc ${s.computeCapability})` : `no GPU (CPU ${s.cpuModel})`) : 'silicon not recorded';
+  return `slurm: job ${j.jobId ?? 'not submitted'}${j.stepId ? ` step ${j.stepId}` : ''}${j.node ? ` on ${j.node}` : ''} ${j.state ?? 'state unknown'}${j.reason ? ` (${j.reason})` : ''}${j.source ? ` [${j.source}]` : ''}; silicon ${on}`;
+}
+
 // The lines a human reads for one leg: how it ended, its tokens, the cross-check and its numbers.
 export function legLines(leg: LegRecord): string[] {
   const out: string[] = [];
   const t = leg.tokens;
   const tok = t ? `tokens ${t.matched}/${t.compared} over ${t.prompts.length} prompt(s) (full rows=${t.fullRows}, short rows=${t.shortRows}, mode=${t.mode}, from ${t.source})` : 'tokens not judged';
   out.push(`leg ${leg.index + 1} [${leg.label}]: ${leg.process.end}; ${tok} → ${leg.verdict}`);
-  if (leg.slurm) {
-    const s = leg.silicon;
-    const on = s ? (s.kind === 'gpu' ? `${s.gpuName} (cc ${s.computeCapability})` : `no GPU (CPU ${s.cpuModel})`) : 'silicon not recorded';
-    out.push(`  slurm: job ${leg.slurm.jobId ?? 'not submitted'}${leg.slurm.stepId ? ` step ${leg.slurm.stepId}` : ''}${leg.slurm.node ? ` on ${leg.slurm.node}` : ''} ${leg.slurm.state ?? 'state unknown'}${leg.slurm.reason ? ` (${leg.slurm.reason})` : ''}${leg.slurm.source ? ` [${leg.slurm.source}]` : ''}; silicon ${on}`);
-  }
+  if (leg.slurm) out.push(`  ${slurmLine(leg)}`);
   if (t) {
     for (const p of t.prompts) {
       if (!p.firstMismatch) continue;
@@ -21,7 +25,7 @@ export function legLines(leg: LegRecord): string[] {
       if (p.got) out.push(`    got: ${p.got.join(' ')}`);
       out.push(`    exp: ${p.exp.join(' ')}`);
     }
-    for (const r of t.reasons) out.push(`  ${r}`);
+    for (const r of t.reasons) out.push(`  ${formatReason(r)}`);
   }
   if (leg.crossCheck) out.push(`  engine said ${leg.crossCheck.engineWord ?? 'nothing'} (exit ${leg.crossCheck.engineExit ?? '?'}): ${leg.crossCheck.agree ? 'agrees with the harness' : `DISAGREES — ${leg.crossCheck.explanation}`}`);
   if (leg.referenceTierLines > 0) out.push(`  reference-tier lines: ${leg.referenceTierLines}`);
@@ -37,8 +41,9 @@ export function legLines(leg: LegRecord): string[] {
   return out;
 }
 
-// The whole run as text: header, build, legs, run-level figures, verdict, where the files are.
-export function runLines(r: RunResult): string[] {
+// What a run says before its legs: what ran, on what silicon, the build, and the plan (its first line
+// unless full: the legs are listed as they end).
+export function headerLines(r: RunResult, full: boolean): string[] {
   const out: string[] = [];
   out.push(`nh-gate ${r.command}${r.gate ? ` — gate ${r.gate.name} (sha256 ${r.gate.sha256.slice(0, 12)}…)` : ''}${r.recipe ? ` — recipe ${r.recipe.name}` : ''}${r.golden ? ` — golden ${r.golden.name}` : ''} — arch ${r.arch}`);
   if (r.silicon) out.push(`silicon: ${r.silicon.kind === 'gpu' ? `${r.silicon.gpuName} (${r.silicon.smArch ?? '?'}, ${r.silicon.uuid ?? 'no uuid'})` : 'no GPU'}; CPU ${r.silicon.cpuModel}; via ${r.silicon.source}`);
@@ -46,11 +51,22 @@ export function runLines(r: RunResult): string[] {
     const shas = r.build.outputs.map((o) => `${o.path.split('/').pop()} ${o.sha256 ? o.sha256.slice(0, 12) + '…' : 'MISSING'}`).join(', ');
     out.push(`build: ${r.build.verdict}${r.build.message ? ` — ${r.build.message}` : ''}; compile errors ${r.build.compileErrors}, ENOSPC ${r.build.enospcHits}${shas ? `; ${shas}` : ''}`);
   }
-  if (r.plan) out.push(r.plan.text);
+  if (r.plan) out.push(...(full ? [r.plan.text] : r.plan.text.split('\n').slice(0, 1)));
+  return out;
+}
+
+// The last word of every run's text output (CI greps for it alone on a line: `STRICT PASS`).
+export function verdictLine(r: RunResult): string {
+  return `${r.verdict.word}${r.verdict.reasons.length ? ` — ${r.verdict.reasons.join('; ')}` : ''}`;
+}
+
+// The whole run as text, every leg in full (--verbose): header, build, legs, run-level figures, verdict.
+export function runLines(r: RunResult): string[] {
+  const out: string[] = [...headerLines(r, true)];
   for (const leg of r.legs) out.push(...legLines(leg));
   for (const q of Object.values(r.quantities)) out.push(renderQuantity(q));
   for (const n of r.notes) out.push(n);
-  out.push(`${r.verdict.word}${r.verdict.reasons.length ? ` — ${r.verdict.reasons.join('; ')}` : ''}`);
+  out.push(verdictLine(r));
   out.push(`run directory: ${r.runDir}`);
   return out;
 }
