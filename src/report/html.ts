@@ -15,11 +15,14 @@ export interface InlinePlot {
   svg: string;
 }
 
+// The verdict badge's colour per exit class: a pass green, a failure red, anything not judged amber.
+export const VERDICT_COLOURS = { passed: '#1a7f37', failed: '#cf222e', void: '#9a6700' } as const;
+
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;color:#1b1f24;padding:0 16px}
 h1{font-size:20px;margin:0 0 8px}h2{font-size:16px;margin:28px 0 8px}
 .verdict{display:inline-block;font-size:22px;font-weight:700;padding:6px 14px;border-radius:6px;margin:8px 0;color:#fff}
-.passed{background:#1a7f37}.failed{background:#cf222e}.void,.short,.usage,.internal{background:#9a6700}
+.passed{background:${VERDICT_COLOURS.passed}}.failed{background:${VERDICT_COLOURS.failed}}.void,.short,.usage,.internal{background:${VERDICT_COLOURS.void}}
 table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums}td[title]{cursor:help;text-decoration:underline dotted #8c959f}
 tr.details td{background:#fafbfc;border-top:none}pre{margin:0;font:12px/1.4 ui-monospace,monospace;white-space:pre-wrap}

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeRepo, type FakeRepo } from './fake.js';
+import { createProgram } from '../../src/cli/main.js';
 
 // Issue 24's live output through the BUILT binary with stdout a pipe (never a terminal): leg lines as legs
 // end, progress on stderr, a closed stdout stopping the run, and the --export-* files and --verbose.
@@ -117,4 +118,27 @@ describe('--export-* and --verbose', () => {
     expect(bad.stderr).toContain(`folder ${join(repo.root, 'no', 'such')} does not exist; create it first or export elsewhere`);
     expect(existsSync(join(repo.root, 'res2'))).toBe(false);
   }, 120_000);
+});
+
+describe('build progress and the documented options', () => {
+  it("a build's [n/m] steps reach a piped stderr as plain lines while it runs", () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok' });
+    const recipe = JSON.parse(readFileSync(repo.recipePath, 'utf8'));
+    recipe.build = ['sh', '-c', 'for i in 1 2 3; do echo "[$i/3] Building CXX object step$i.o"; echo "  noise $i"; done'];
+    writeFileSync(repo.recipePath, JSON.stringify(recipe));
+    const r = spawnSync(process.execPath, [BIN, 'build', '--recipe', repo.recipePath], { cwd: repo.root, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('[nh-gate build]'))).toEqual([1, 2, 3].map((i) => `[nh-gate build] ${i}/3 Building CXX object step${i}.o`));
+    expect(r.stderr).not.toMatch(/noise|\r/);
+  }, 60_000);
+
+  it('docs/output.md lists exactly the --export-* options a3 and ab accept', () => {
+    const documented = [...readFileSync(join(ROOT, 'docs', 'output.md'), 'utf8').matchAll(/^\| `(--export-[a-z]+) FILE` \|/gm)].map((m) => m[1]).sort();
+    expect(documented).toHaveLength(4);
+    for (const name of ['a3', 'ab']) {
+      const cmd = createProgram().commands.find((c) => c.name() === name)!;
+      expect(cmd.options.map((o) => o.long).filter((l) => l?.startsWith('--export-')).sort()).toEqual(documented);
+      expect(cmd.options.some((o) => o.long === '--verbose')).toBe(true);
+    }
+  });
 });

@@ -9,8 +9,13 @@ import { textReport } from '../../src/report/live.js';
 import { serializeCsv, serializeJson, serializeJsonl, serializeMarkdown, COLUMNS } from '../../src/report/exports.js';
 import { renderSummaryMd } from '../../src/report/summary.js';
 import { renderHtml } from '../../src/report/html.js';
-import { leg } from './fixtures.js';
-import { H200 } from './fake.js';
+import { leg } from '../gates/fixtures.js';
+import type { Silicon } from '../../src/silicon/types.js';
+
+const H200: Silicon = {
+  kind: 'gpu', gpuName: 'NVIDIA H200', uuid: 'GPU-fake', computeCapability: '9.0', smArch: 'sm_90', archTarget: '90a',
+  driverVersion: 'x', cudaDriverVersion: 'x', maxSmClockMHz: 1980, cpuModel: 'test CPU', source: 'claimed',
+};
 
 // A GPU leg as judge.ts leaves it: per-token with its terms, busy, SM activity and the SM clocks.
 function gpuLeg(index: number, arm: 'A' | 'B', windowS: number, busyPct: number, over: Partial<LegRecord> = {}): LegRecord {
