@@ -1,6 +1,7 @@
 import type { RunResult } from '../results/types.js';
 import { armRows, FIGURE_KEYS, FIGURES, legRows, measuredFigures, type ArmRow, type LegRow } from './rows.js';
 import { armGrid, legGrid, markdownLines } from './tables.js';
+import { verdictReasons } from './text.js';
 
 // --export-csv / --export-markdown / --export-json / --export-jsonl, hyperfine's way: each format is a pure
 // serialize(result) → string over the same rows (one per leg, one per arm); writing them is exportWrite.ts.
@@ -101,7 +102,7 @@ export function serializeJson(r: RunResult): string {
   const rows = flatRows(r);
   return JSON.stringify({
     schemaVersion: EXPORT_SCHEMA_VERSION, ...identity(r), status: r.status,
-    verdict: { word: r.verdict.word, exitClass: r.verdict.exitClass, reasons: r.verdict.reasons },
+    verdict: { word: r.verdict.word, exitClass: r.verdict.exitClass, reasons: verdictReasons(r) },
     columns: COLUMNS, legs: rows.filter((x) => x.row === 'leg'), arms: rows.filter((x) => x.row === 'arm'),
   }, null, 2) + '\n';
 }

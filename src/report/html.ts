@@ -4,7 +4,7 @@ import type { Quantity } from '../quantity/types.js';
 import type { RunResult } from '../results/types.js';
 import { armRows, FIGURES, legRows, measuredFigures, type LegRow } from './rows.js';
 import { armGrid, figureCell, legGrid, unmeasuredLines, verdictCell } from './tables.js';
-import { headerLines, legLines, verdictLine } from './text.js';
+import { headerLines, legLines, verdictLine, verdictReasons } from './text.js';
 
 // report.html: one self-contained page per run (no script, no request: styles and SVG plots inline) that a
 // browser opens from the run directory. The verdict first, then the leg and arm tables, every figure with
@@ -78,7 +78,7 @@ export function renderHtml(r: RunResult, plots: readonly InlinePlot[]): string {
     `<title>${esc(title)}</title><style>${STYLE}</style></head><body>`,
     `<h1>${esc(headerLines(r, false)[0]!)}</h1>`,
     `<div id="verdict" class="verdict ${esc(r.verdict.exitClass)}">${esc(r.verdict.word)}${r.status !== 'complete' ? ` (${esc(r.status)})` : ''}</div>`,
-    list(r.verdict.reasons),
+    list(verdictReasons(r)),
     `<p class="muted">${esc(headerLines(r, false).slice(1).join(' · '))} · started ${esc(r.startedAt)}</p>`,
   ];
   if (rows.length) parts.push('<h2>Legs</h2>', legTable(r, rows), list(unmeasuredLines(rows), 'muted'), armTable(rows));

@@ -1,6 +1,6 @@
 import { renderQuantity } from '../quantity/render.js';
 import type { RunResult } from '../results/types.js';
-import { legLines } from './text.js';
+import { legLines, verdictReasons } from './text.js';
 import { armRows, legRows, measuredFigures } from './rows.js';
 import { armGrid, legGrid, markdownLines, unmeasuredLines } from './tables.js';
 
@@ -13,7 +13,8 @@ export function renderSummaryMd(r: RunResult, plots: string[]): string {
   const out: string[] = [];
   out.push(`## nh-gate ${r.command}: ${r.verdict.word}${r.status !== 'complete' ? ` (${r.status})` : ''}`);
   out.push('');
-  if (r.verdict.reasons.length) out.push(...r.verdict.reasons.map((x) => `- ${cell(x)}`), '');
+  const why = verdictReasons(r);
+  if (why.length) out.push(...why.map((x) => `- ${cell(x)}`), '');
   out.push('| | |', '|---|---|');
   if (r.recipe) out.push(`| recipe | ${r.recipe.name} |`);
   if (r.golden) out.push(`| golden | ${r.golden.name} (revision ${r.golden.revision.slice(0, 16)}) |`);

@@ -1,6 +1,7 @@
 import { formatReason } from '../verdict/reasons.js';
 import { isPass } from '../verdict/words.js';
 import { renderQuantity } from '../quantity/render.js';
+import { tokensPerSecond } from '../quantity/perToken.js';
 import type { LegRecord, RunResult } from '../results/types.js';
 
 // A leg's Slurm job and the silicon it ran on, as one line.
@@ -29,7 +30,11 @@ export function legLines(leg: LegRecord): string[] {
   }
   if (leg.crossCheck) out.push(`  engine said ${leg.crossCheck.engineWord ?? 'nothing'} (exit ${leg.crossCheck.engineExit ?? '?'}): ${leg.crossCheck.agree ? 'agrees with the harness' : `DISAGREES — ${leg.crossCheck.explanation}`}`);
   if (leg.referenceTierLines > 0) out.push(`  reference-tier lines: ${leg.referenceTierLines}`);
-  for (const q of Object.values(leg.quantities)) out.push(`  ${renderQuantity(q)}`);
+  for (const [key, q] of Object.entries(leg.quantities)) {
+    out.push(`  ${renderQuantity(q)}`);
+    // Tokens per second beside the per-token figure it is derived from (the same terms, divided the other way).
+    if (key === 'perOutputToken') out.push(`  ${renderQuantity(tokensPerSecond(q))}`);
+  }
   if (leg.clocks) out.push(`  ${leg.clocks.line}`);
   if (leg.samplerNote) out.push(`  busy: ${leg.samplerNote}`);
   if (leg.contention.cpu) out.push(`  ${leg.contention.cpu}`);
@@ -55,9 +60,15 @@ export function headerLines(r: RunResult, full: boolean): string[] {
   return out;
 }
 
+// The run verdict's reasons as text: the one place every report reads them (text, summary, html, exports).
+export function verdictReasons(r: RunResult): string[] {
+  return r.verdict.reasons;
+}
+
 // The last word of every run's text output (CI greps for it alone on a line: `STRICT PASS`).
 export function verdictLine(r: RunResult): string {
-  return `${r.verdict.word}${r.verdict.reasons.length ? ` — ${r.verdict.reasons.join('; ')}` : ''}`;
+  const why = verdictReasons(r);
+  return `${r.verdict.word}${why.length ? ` — ${why.join('; ')}` : ''}`;
 }
 
 // The whole run as text, every leg in full (--verbose): header, build, legs, run-level figures, verdict.

@@ -4,7 +4,7 @@ import { perOutputToken } from '../../src/quantity/perToken.js';
 import { RESULT_SCHEMA_VERSION, type LegRecord, type RunResult } from '../../src/results/types.js';
 import { armRows, legRow, legRows, legWitness, measuredFigures } from '../../src/report/rows.js';
 import { alignedLines, armGrid, legGrid, markdownLines } from '../../src/report/tables.js';
-import { compactRunLines, legCompactLines, legOneLine, tailLines } from '../../src/report/compact.js';
+import { compactRunLines, legCompactLines, tailLines } from '../../src/report/compact.js';
 import { textReport } from '../../src/report/live.js';
 import { serializeCsv, serializeJson, serializeJsonl, serializeMarkdown, COLUMNS } from '../../src/report/exports.js';
 import { renderSummaryMd } from '../../src/report/summary.js';
@@ -178,6 +178,7 @@ describe('text as legs end', () => {
     expect(all).toContain('  leg 1: A1');
     expect(all).toMatch(/SM clock min 1755 MHz, median 1980 MHz over 30 clock sample/);
     expect(all).toContain('SM clock (median) 1980 MHz');
+    expect(all).toContain('  per output token 0.143750 s (decode window 13.800 s / 96 tokens compared; engine load 250.0 s excluded)\n  tokens per second 6.96 tokens/s (96 tokens compared / decode window 13.800 s)\n');
     expect(compactRunLines(r).join('\n')).not.toContain('SM clock (median)');
   });
 });
