@@ -16,7 +16,7 @@ export interface Column {
   means: string;
 }
 
-const STATS = [['', 'leg: the figure; arm: the mean over its measured legs'], ['_stdev', 'arm: sample standard deviation (n − 1)'], ['_median', 'arm: median'], ['_min', 'arm: minimum'], ['_max', 'arm: maximum'], ['_n', 'arm: legs with this figure measured']] as const;
+const STATS = [['', 'leg: the figure; arm: the mean over its legs that passed their token gate'], ['_stdev', 'arm: sample standard deviation (n − 1)'], ['_median', 'arm: median'], ['_min', 'arm: minimum'], ['_max', 'arm: maximum'], ['_n', 'arm: legs that passed their token gate with this figure measured']] as const;
 
 // Every column of the machine formats, in order, each with its unit and meaning (the JSON export lists them).
 export const COLUMNS: Column[] = [

@@ -2,7 +2,7 @@ import type { Quantity } from '../quantity/types.js';
 import { tokensPerSecond } from '../quantity/perToken.js';
 import { summarize, type Summary } from '../stats/summary.js';
 import { formatReason } from '../verdict/reasons.js';
-import type { TokenWord } from '../verdict/words.js';
+import { isPass, type TokenWord } from '../verdict/words.js';
 import type { LegRecord, RunResult } from '../results/types.js';
 
 // The figures every table, export and report.html shows, one row per leg and one per arm, read from the
@@ -41,7 +41,7 @@ export interface LegRow {
 export interface ArmRow {
   arm: 'A' | 'B';
   mode: string;
-  // Legs of this arm that count (warm-ups excluded), and per figure the summary over its measured values.
+  // Legs of this arm (warm-ups excluded), and per figure the summary over its token-gated measured values.
   legs: number;
   stats: Record<FigureKey, Summary | null>;
 }
@@ -74,15 +74,17 @@ export function legRows(r: RunResult): LegRow[] {
 }
 
 // Per arm of an A/B (never for a3's single leg per mode): n, mean, σ, median, min and max of each figure
-// over the arm's measured legs. Warm-up legs ran and were discarded, so they are not counted here either.
+// over the arm's legs that passed their token gate, as the comparison takes them (a leg with wrong tokens
+// gives no figure at all). Warm-up legs ran and were discarded, so they are not counted here either.
 export function armRows(rows: readonly LegRow[]): ArmRow[] {
   const out: ArmRow[] = [];
   for (const arm of ['A', 'B'] as const) {
     const mine = rows.filter((x) => x.arm === arm && !x.warmup);
     if (mine.length === 0) continue;
     const stats = {} as Record<FigureKey, Summary | null>;
+    const gated = mine.filter((x) => isPass(x.verdict));
     for (const k of FIGURE_KEYS) {
-      const values = mine.map((x) => x.figures[k]).flatMap((q) => (q && q.status === 'measured' ? [q.value] : []));
+      const values = gated.map((x) => x.figures[k]).flatMap((q) => (q && q.status === 'measured' ? [q.value] : []));
       stats[k] = values.length > 0 ? summarize(values) : null;
     }
     out.push({ arm, mode: mine[0]!.mode, legs: mine.length, stats });

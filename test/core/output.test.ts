@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { measured, refused } from '../../src/quantity/make.js';
+import { measured, refused, withheld } from '../../src/quantity/make.js';
 import { perOutputToken } from '../../src/quantity/perToken.js';
 import { RESULT_SCHEMA_VERSION, type LegRecord, type RunResult } from '../../src/results/types.js';
-import { armRows, legRow, legRows, legWitness, measuredFigures } from '../../src/report/rows.js';
+import { armRows, legRow, legRows, legWitness, measuredFigures, unmeasuredFigures } from '../../src/report/rows.js';
 import { alignedLines, armGrid, legGrid, markdownLines } from '../../src/report/tables.js';
 import { compactRunLines, legCompactLines, tailLines } from '../../src/report/compact.js';
-import { textReport } from '../../src/report/live.js';
+import { allOf, textReport } from '../../src/report/live.js';
 import { serializeCsv, serializeJson, serializeJsonl, serializeMarkdown, COLUMNS } from '../../src/report/exports.js';
 import { renderSummaryMd } from '../../src/report/summary.js';
 import { renderHtml } from '../../src/report/html.js';
@@ -73,6 +73,7 @@ describe('rows: one per leg and per arm, from the result record alone', () => {
     expect(legWitness(claim)).toBe('engine');
     expect(legWitness(gpuLeg(0, 'A', 10, 40))).toBe('harness');
     expect(legWitness({ ...gpuLeg(0, 'A', 10, 40), witness: 'engine' } as LegRecord)).toBe('engine');
+    expect(legWitness({ ...gpuLeg(0, 'A', 10, 40), witness: 'harness' } as LegRecord)).toBe('harness');
   });
 
   it('arm rows summarize each figure over the arm\'s measured legs; warm-up legs are not counted', () => {
@@ -83,6 +84,50 @@ describe('rows: one per leg and per arm, from the result record alone', () => {
     const warm = armRows(legRows(run(fourLegs(), { plan: { text: 'x', order: 'abba', seed: null, legs: 4, warmupLegs: 1 } })));
     expect(warm[0]!.legs).toBe(1);
     expect(warm[0]!.stats.perToken!.n).toBe(1);
+  });
+});
+
+describe('rows at the edges', () => {
+  it('an arm with no leg that passed has no figures (0 of n), and a result without a plan counts no warm-up', () => {
+    const legs = [leg(0, 'A', 0.002), { ...leg(1, 'B', 0.001), verdict: 'DIVERGENCE' as const }];
+    const rows = legRows(run(legs, { plan: null }));
+    expect(rows.map((x) => x.warmup)).toEqual([false, false]);
+    const arms = armRows(rows);
+    expect(arms[1]).toMatchObject({ arm: 'B', legs: 1, stats: { perToken: null } });
+    expect(armGrid(arms, ['perToken']).rows[1]).toEqual(['s/token', 'B', '0 of 1', '—', '—', '—']);
+    expect(armRows(legRows(run([{ ...leg(0, 'A', 0.002), arm: 'single' }])))).toEqual([]);
+  });
+
+  it('a figure every leg lacks is neither a column nor a "not measured" line', () => {
+    const real = { ...leg(0, 'A', null), quantities: { perOutputToken: perOutputToken({ decodeWindowS: 1, tokensCompared: 10 }) } };
+    expect(unmeasuredFigures(legRows(run([real])))).toEqual([]);
+    expect(unmeasuredFigures(legRows(run([gpuLeg(0, 'A', 10, 40)])))).toEqual([]);
+    const w = { ...real, quantities: { ...real.quantities, busy: withheld('GPU busy', 'CROSS_SILICON', 'elsewhere') } };
+    expect(unmeasuredFigures(legRows(run([w])))).toEqual([{ key: 'busy', why: 'CROSS_SILICON: elsewhere' }]);
+  });
+});
+
+describe('listeners', () => {
+  it('allOf tells every listener, in order, and skips the absent ones', () => {
+    const seen: string[] = [];
+    const r = run([]);
+    allOf([{ saved: () => seen.push('a') }, null, { saved: (x) => seen.push(`b ${x.runDir}`) }]).saved(r);
+    expect(seen).toEqual(['a', 'b /tmp/run-x']);
+  });
+
+  it('a save after the run has ended prints only legs not yet printed, and nothing when there are none', () => {
+    const out: string[] = [];
+    const t = textReport((s) => out.push(s), { verbose: false });
+    const r = run(fourLegs().slice(0, 2));
+    t.saved(r);
+    expect(out.join('').match(/^leg \d/gm)).toHaveLength(2);
+    t.saved(r);
+    expect(out).toHaveLength(2);
+    t.saved({ ...r, legs: [] });
+    expect(out).toHaveLength(2);
+    t.saved({ ...r, legs: fourLegs().slice(0, 3) });
+    expect(out.at(-1)).toMatch(/^leg 3\/2 \[B2 DEVICE_MAMBA=on\]/);
+    expect(out).toHaveLength(3);
   });
 });
 
