@@ -3,29 +3,26 @@ import { formatBare, formatValue, renderQuantity } from '../quantity/render.js';
 import type { Quantity } from '../quantity/types.js';
 import { isPass } from '../verdict/words.js';
 import type { LegRecord, RunResult } from '../results/types.js';
-import { armRows, legRow, legRows, measuredFigures, type LegRow } from './rows.js';
-import { alignedLines, armGrid, legGrid, unmeasuredLines, verdictCell } from './tables.js';
+import { armRows, FIGURE_KEYS, FIGURES, legRow, legRows, measuredFigures, type FigureKey, type LegRow } from './rows.js';
+import { alignedLines, armGrid, legGrid, refusalTag, unmeasuredLines, verdictCell } from './tables.js';
 import { headerLines, slurmLine, verdictLine } from './text.js';
 
 // The default text output: one line per leg as it ends, then the leg and arm tables, the run's figures and
 // the verdict. Every figure left out here is in --verbose, summary.md, report.html and result.json.
 
-function figureText(label: string, q: Quantity | null, unitText: (v: number) => string): string | null {
+// One figure in a leg's line: rates read as "0.143750 s/token" and "6.96 tokens/s", the rest as "busy 40.00%".
+function figureText(k: FigureKey, q: Quantity | null): string | null {
   if (q === null) return null;
-  if (q.status !== 'measured') return `${label} ${q.status === 'withheld' ? 'WITHHELD' : 'REFUSED'} (${q.reason})`;
-  return unitText(q.value);
+  const { title, unit } = FIGURES[k];
+  if (q.status !== 'measured') return `${title} ${refusalTag(q)}`;
+  return title.includes(unit) ? `${formatBare(q.value, q.unit)} ${title}` : `${title} ${formatValue(q.value, q.unit)}`;
 }
 
-// The leg's one line: verdict, tokens, speed, GPU figures where measured, wall time.
+// The leg's one line: verdict, tokens, every figure the leg has (refusals by code), wall time.
 export function legOneLine(x: LegRow, plannedLegs: number | null): string {
-  const f = x.figures;
   const parts = [
     x.tokens ? `${x.tokens.matched}/${x.tokens.compared} tokens` : 'tokens not judged',
-    figureText('s/token', f.perToken, (v) => `${formatBare(v, 's')} s/token`),
-    figureText('tokens/s', f.tokensPerS, (v) => formatValue(v, 'tokens/s')),
-    figureText('busy', f.busy, (v) => `busy ${formatValue(v, '%')}`),
-    figureText('SM activity', f.smActivity, (v) => `SM activity ${formatValue(v, '%')}`),
-    figureText('SM clock', f.smClock, (v) => `SM clock ${formatValue(v, 'MHz')}`),
+    ...FIGURE_KEYS.map((k) => figureText(k, x.figures[k])),
     `${x.durationS.toFixed(2)} s`,
   ].filter((p): p is string => p !== null);
   return `leg ${x.leg}${plannedLegs ? `/${plannedLegs}` : ''} [${x.label}]: ${verdictCell(x)} — ${parts.join(', ')}`;

@@ -86,7 +86,7 @@ export function renderHtml(r: RunResult, plots: readonly InlinePlot[]): string {
   if (figures.length) parts.push('<h2>Figures</h2>', list(figures));
   if (r.notes.length) parts.push('<h2>Notes</h2>', list(r.notes));
   if (plots.length) parts.push('<h2>Plots</h2>', ...plots.map((p) => `<figure class="plot" id="${esc(p.file)}">${p.svg}<figcaption class="muted">${esc(p.file)}</figcaption></figure>`));
-  parts.push('<h2>Files</h2>', `<p class="muted">${['result.json', 'summary.md', 'junit.xml', ...r.legs.map((l) => l.logFile)].map((f) => `<a href="${esc(f)}">${esc(f)}</a>`).join(' · ')}</p>`);
+  parts.push('<h2>Files</h2>', `<p class="muted">${['result.json', 'summary.md', 'junit.xml', ...(r.build?.logFile ? [r.build.logFile] : []), ...r.legs.map((l) => l.logFile)].map((f) => `<a href="${esc(f)}">${esc(f)}</a>`).join(' · ')}</p>`);
   parts.push(`<p class="muted">${esc(verdictLine(r))}</p></body></html>\n`);
   return parts.join('\n');
 }

@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import { formatBare } from '../quantity/render.js';
-import type { Quantity } from '../quantity/types.js';
+import type { Quantity, Refused, Withheld } from '../quantity/types.js';
 import type { Summary } from '../stats/summary.js';
 import { FIGURES, measuredFigures, unmeasuredFigures, type ArmRow, type FigureKey, type LegRow } from './rows.js';
 
@@ -20,11 +20,15 @@ function head(k: FigureKey): string {
   return f.title.includes(f.unit) ? f.title : `${f.title} [${f.unit}]`;
 }
 
+// A figure that was not measured, by its word and code: "REFUSED (WRONG_TOKENS)", "WITHHELD (CROSS_SILICON)".
+export function refusalTag(q: Refused | Withheld): string {
+  return `${q.status === 'withheld' ? 'WITHHELD' : 'REFUSED'} (${q.reason})`;
+}
+
 // A figure cell: the bare number (the unit is in the header), or its refusal by code; never blank for a refusal.
 export function figureCell(q: Quantity | null): string {
   if (q === null) return '—';
-  if (q.status !== 'measured') return `${q.status === 'withheld' ? 'WITHHELD' : 'REFUSED'} (${q.reason})`;
-  return formatBare(q.value, q.unit);
+  return q.status === 'measured' ? formatBare(q.value, q.unit) : refusalTag(q);
 }
 
 // The verdict cell: the word, and whose word it is when the harness saw no ids.
