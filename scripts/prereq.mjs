@@ -22,6 +22,8 @@ export const PREREQS = {
   cxx: { pkg: 'g++', why: 'compiles the reference engine', probe: (env) => onPath('c++', env) || onPath('g++', env) || onPath('clang++', env) },
   git: { pkg: 'git', why: 'mutation checks from a diff and cross-commit A/Bs', probe: (env) => onPath('git', env) },
   xz: { pkg: 'xz-utils', why: 'unpacks carried runtimes', probe: (env) => onPath('xz', env) },
+  // Not in TEST_NEEDS (a browser is large): .ci/run asks for it; without it the report.html test is skipped and counted.
+  chromium: { pkg: 'chromium', why: 'renders report.html in the headless-browser test', probe: (env) => onPath('chromium', env) },
   doctest: { pkg: 'doctest-dev', why: "the engine's doctest suites, run by npm test and nh-gate mutate", probe: (env) => doctestFound(env) },
   // The suite readers' real GoogleTest and Catch2 suites (test/mutate/suites/project); CI installs them.
   gtest: { pkg: 'libgtest-dev', why: 'the GoogleTest suite the suite readers are tested on', probe: (env) => headerFound(env, 'gtest/gtest.h') },

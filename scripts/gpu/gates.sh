@@ -50,7 +50,7 @@ fi
 if [ -d .nh-gate/runs ]; then
   tar -czf "$OUT/runs.tgz" .nh-gate/runs .nh-gate/ledger.jsonl 2>>"$LOG"
   for d in .nh-gate/runs/*; do
-    case "$d" in *a3-nh-ref-medium*) cp "$d/summary.md" "$OUT/summary-a3-medium.md" ;; *a3*) cp "$d/summary.md" "$OUT/summary-a3.md" ;; *medium-device*) cp "$d/summary.md" "$OUT/summary-ab-device-medium.md" ;; *device*) cp "$d/summary.md" "$OUT/summary-ab-device.md" ;; esac
+    case "$d" in *a3-nh-ref-medium*) cp "$d/summary.md" "$OUT/summary-a3-medium.md" ;; *a3*) cp "$d/summary.md" "$OUT/summary-a3.md" ;; *medium-device*) cp "$d/summary.md" "$OUT/summary-ab-device-medium.md" ;; *device*) cp "$d/summary.md" "$OUT/summary-ab-device.md"; cp "$d/report.html" "$OUT/report-ab-device.html" ;; esac
   done
 fi
 say "files in \$OUT: $(ls "$OUT" | tr '\n' ' ')"

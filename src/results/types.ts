@@ -142,7 +142,8 @@ export interface RunResult {
   arch: string;
   silicon: Silicon | null;
   build: Omit<BuildRecord, 'configure' | 'build' | 'probes'> & { logFile: string | null } | null;
-  plan: { text: string; order: string; seed: number | null; legs: number } | null;
+  // warmupLegs: the first legs ran and were discarded (gate warmupLegs); absent in results written before it.
+  plan: { text: string; order: string; seed: number | null; legs: number; warmupLegs?: number } | null;
   legs: LegRecord[];
   quantities: Record<string, Quantity>;
   comparison: Record<string, unknown> | null;
