@@ -127,6 +127,17 @@ describe('token gate: the engine against its own counters', () => {
     expect(zero.disagreements.join()).toContain('printed STRICT PASS but its counters read REFUSED');
   });
 
+  it('rows with no TOKEN MATCH at all: NOT MEASURED naming the rows once (a cut log, or an engine that prints none), not a second "after the last" line', () => {
+    const g = judgeTokenGate(report(A3_PASS.slice(0, 5)));
+    expect(g.judged).toBe('NOT MEASURED');
+    expect(g.why).toMatch(/^no TOKEN MATCH line, only 3 prompt row\(s\): the log was cut before the engine's summary, or the engine prints none/);
+    expect(g.disagreements).toEqual([]);
+    // after a block, rows that no block closed are a cut log
+    const cut = judgeTokenGate(report([...A3_PASS, A3_PASS[2]!]));
+    expect(cut.disagreements).toEqual(['1 prompt row(s) after the last TOKEN MATCH line (a truncated log?)']);
+    expect(judgeTokenGate(report([])).why).toMatch(/^no TOKEN MATCH line: the run compared nothing/);
+  });
+
   it('no verdict line is noted; a DIVERGENCE over matching counters is flagged and fails', () => {
     expect(judgeTokenGate(report(A3_PASS.slice(0, 7))).disagreements).toContain('the engine printed no verdict line');
     const g = judgeTokenGate(report([...A3_PASS.slice(0, 7), '[nemotron-h] DIVERGENCE']));

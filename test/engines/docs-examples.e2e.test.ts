@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { repoRoot } from '../helpers/engine.js';
 import { CLI, LLAMA_NEED, llamaReady } from './llama.js';
 import { needsTitle } from '../helpers/needs.js';
+import { expectLegLogsAgree } from '../helpers/legLogs.js';
 
 // Every `npx nh-gate …` line of docs/engines.md, run in order in a scratch directory that links to this
 // repository (its goldens/ is a copy, so `golden accept` cannot touch the committed ones).
@@ -55,5 +56,7 @@ describe.skipIf(!llamaReady)(needsTitle('docs/engines.md: every example runs', L
     const accepted = JSON.parse(readFileSync(join(dir, 'goldens', 'llama-cpp-tiny', 'golden.json'), 'utf8'));
     const committed = JSON.parse(readFileSync(join(repoRoot, 'goldens', 'llama-cpp-tiny', 'golden.json'), 'utf8'));
     expect(accepted.prompts.map((p: { tokens: number[] }) => p.tokens)).toEqual(committed.prompts.map((p: { tokens: number[] }) => p.tokens));
+    // analyze of every leg log the guide's runs wrote says what its leg said
+    expect(await expectLegLogsAgree([join(dir, '.nh-gate')])).toBeGreaterThan(0);
   }, 900_000);
 });

@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { repoRoot } from '../helpers/engine.js';
 import { CLI, LLAMA_NEED, llamaReady } from './llama.js';
 import { needsTitle } from '../helpers/needs.js';
+import { expectLegLogsAgree } from '../helpers/legLogs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nh-gate-llama-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,6 +65,10 @@ describe.skipIf(!llamaReady)(needsTitle('llama.cpp judged by the harness', LLAMA
     expect(r.all).toMatch(/does not declare the value '3'/);
     expect(existsSync(join(dir, 'res-none'))).toBe(false);
   });
+
+  it('analyze of every leg log above (events, printed ids, divergence, near-tie) says what its leg said', async () => {
+    expect(await expectLegLogsAgree([join(dir, 'res')])).toBe(4);
+  }, 120_000);
 });
 
 describe('golden capture --oracle-cmd: a bad oracle stages nothing', () => {

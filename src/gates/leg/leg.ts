@@ -31,6 +31,7 @@ export interface LegContext {
   profile: Profile;
   golden: Golden;
   goldenPath: string;
+  judgedGoldenPath?: string; // the golden.json judged against, where goldenPath is the driver's (engine-format) copy
   vars: TemplateVars;
   binaryPath: string;
   runDir: string;
@@ -82,7 +83,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   const eventsRel = ctx.recipe.driver.eventsArgv.length > 0 ? join('legs', `${name}.events.jsonl`) : null;
   // The leg log's header (what the leg was), so `nh-gate analyze --log` re-judges it exactly as here.
   const logHeader = legHeaderLine({
-    schemaVersion: 1, profile: profileRef(ctx.recipe.profile, ctx.vars.root ?? '.'), recipe: ctx.recipe.name, mode: planned.mode, golden: ctx.goldenPath,
+    schemaVersion: 1, profile: profileRef(ctx.recipe.profile, ctx.vars.root ?? '.'), recipe: ctx.recipe.name, mode: planned.mode, golden: ctx.judgedGoldenPath ?? ctx.goldenPath,
     events: eventsRel ? basename(eventsRel) : null, deviceClaim: claim, index: planned.index, arm: planned.arm, label: planned.label,
   });
   const req: LegRequest = {
