@@ -38,7 +38,9 @@ export function seriesKeyOf(r: RunResult): SeriesKey {
   }
   const modes = [...new Set(r.legs.map((l) => l.mode))].sort();
   const key: SeriesKey = { gate: r.gate?.name ?? null, command: r.command, recipe: r.recipe?.name ?? null, golden: r.golden?.name ?? null, arms, modes };
-  const argv = r.legs[0]?.process.argv;
+  // busy -- CMD records no legs: its command line after `--` is what ran.
+  const dash = r.argv.indexOf('--');
+  const argv = dash >= 0 ? r.argv.slice(dash + 1) : r.legs[0]?.process.argv;
   if (!key.recipe && argv?.length) key.target = argv.join(' ');
   return key;
 }

@@ -14,7 +14,7 @@ function leg(index: number, arm: LegRecord['arm'], flagEnv: Record<string, strin
 
 function run(over: Partial<RunResult>): RunResult {
   return {
-    schemaVersion: 1, command: 'a3', runDir: 'runs/x', finishedAt: '2026-01-01T00:00:00.000Z', recipe: { name: 'nh-ref', path: null },
+    schemaVersion: 1, command: 'a3', argv: ['a3'], runDir: 'runs/x', finishedAt: '2026-01-01T00:00:00.000Z', recipe: { name: 'nh-ref', path: null },
     golden: { name: 'nh-ref-tiny', revision: 'r', path: null }, gate: null, arch: 'cpu', silicon: null, legs: [leg(0, 'single', {})],
     quantities: {}, comparison: null, verdict: { word: 'STRICT PASS', exitClass: 'passed', reasons: [] }, ...over,
   } as unknown as RunResult;
@@ -46,6 +46,8 @@ describe('the series key of a run', () => {
     const gated = run({ gate: { name: 'g1', path: 'p', sha256: 's', hypothesis: null } });
     expect(seriesLabel(seriesKeyOf(gated))).toBe('gate g1: a3 nh-ref, golden nh-ref-tiny, arms single, mode decode');
     expect(seriesKeyOf(run({})).target).toBeUndefined();
+    // busy -- CMD records no legs: the command after `--` is what ran
+    expect(seriesKeyOf(run({ command: 'busy', recipe: null, legs: [], argv: ['busy', '--results-dir', 'r', '--', './engine', '--x'] })).target).toBe('./engine --x');
   });
 
   it('is written into the ledger line', () => {

@@ -11,6 +11,7 @@ import { resolveProfile } from '../../src/config/profiles.js';
 import { BUILTIN_PROFILES } from '../../src/profiles/builtin.js';
 import { legClass } from '../../src/gates/verdict.js';
 import type { LegRecord } from '../../src/results/types.js';
+import { legFileBase } from '../../src/results/legLog.js';
 
 function resultFiles(dir: string, out: string[] = []): string[] {
   if (!existsSync(dir)) return out;
@@ -54,6 +55,8 @@ export async function expectLegLogsAgree(dirs: readonly string[]): Promise<numbe
   for (const file of dirs.flatMap((d) => resultFiles(d))) {
     const result = JSON.parse(readFileSync(file, 'utf8'));
     for (const leg of result.legs as Array<Record<string, any>>) {
+      // one naming rule for every leg's files (results/legLog.ts legFileBase)
+      expect(leg.logFile).toBe(join('legs', `${legFileBase(leg as LegRecord)}.log`));
       const logPath = join(result.runDir, leg.logFile);
       const detected = detectProfile(logPath, BUILTIN_PROFILES);
       expect(detected, `${logPath}: the header names its profile`).not.toBeNull();

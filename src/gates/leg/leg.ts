@@ -12,7 +12,7 @@ import type { TimelineInput, AbLegPoint } from '../../report/plots.js';
 import type { GateDeps } from '../deps.js';
 import { interTokenS, readEngineEvents } from './events.js';
 import { judgeLeg } from './judge.js';
-import { legHeaderLine } from '../../results/legLog.js';
+import { legFileBase, legHeaderLine } from '../../results/legLog.js';
 import { observeLeg, type LegRequest } from './observe.js';
 import { readDriverLog } from './logRead.js';
 import { MAX_LINE_CHARS } from '../../exec/lines.js';
@@ -62,7 +62,7 @@ export interface LegOutcome {
 }
 
 function legName(p: PlannedLeg): string {
-  return `leg-${String(p.index + 1).padStart(2, '0')}-${p.arm === 'single' ? p.mode : p.arm}`;
+  return legFileBase(p);
 }
 
 // The recipe's profile as a later reader finds it: a built-in name, or the profile file's absolute path.
