@@ -1,3 +1,4 @@
+import { witnessedWord } from '../verdict/witness.js';
 import type { GarbageLine } from '../config/load.js';
 import type { DriverReport, KvFields } from '../profiles/types.js';
 import { quantityJson, renderQuantity } from '../quantity/render.js';
@@ -38,7 +39,7 @@ function tokenSection(a: Analysis, r: DriverReport): string[] {
   const out: string[] = [];
   const blocks = g.blocks.map((b) => `block ${b.index} mode=${b.mode ?? '(not printed)'}: ${b.matched}/${b.compared} over ${b.prompts} prompt(s)${b.fullRows === null ? ' (rows not printed)' : ` (full rows=${b.fullRows}, short rows=${b.shortRows})`}`);
   if (a.leg) {
-    out.push(`token gate: ${a.tokens.word} — ${a.tokens.why}`);
+    out.push(`token gate: ${witnessedWord(a.tokens.word, a.leg.witness)} — ${a.tokens.why}`);
     out.push(...legLines(a.leg).map((l) => `  ${l}`));
     if (blocks.length || g.engineVerdicts.length) out.push(`  the engine's own lines (its claim): ${[...blocks, ...g.engineVerdicts.map((v) => `said ${v}`)].join('; ')}`);
   } else {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pct, points } from './bounds.js';
 
 // Several pre-registered criteria in one ab gate (issue #11), each on its own metric and in its own form, and
 // the rule that combines them. `ratio`: arm on ÷ arm off, the effect a relative change in percent. `points`:
@@ -22,7 +23,7 @@ const RatioCriterion = z.strictObject({
   // Which arm the metric should be lower or higher in.
   expect: z.enum(['on-lower', 'on-higher']),
   // The smallest relative change that counts: on ÷ off ≤ 1 − N/100 (on-lower) or ≥ 1 + N/100 (on-higher).
-  atLeastPct: z.number().positive(),
+  atLeastPct: pct(),
 });
 
 const PointsCriterion = z.strictObject({
@@ -30,7 +31,7 @@ const PointsCriterion = z.strictObject({
   form: z.literal('points'),
   expect: z.enum(['on-lower', 'on-higher']),
   // The smallest change that counts, in percentage points: on − off ≥ N (on-higher) or ≤ −N (on-lower).
-  atLeastPoints: z.number().positive(),
+  atLeastPoints: points(),
 });
 
 export const CriterionSchema = z.discriminatedUnion('form', [RatioCriterion, PointsCriterion]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { legs, pct, repeats } from './bounds.js';
 import { CriteriaSchema } from './criteria.js';
 
 // A hypothesis written BEFORE the measurement; the verdict is computed against it.
@@ -8,7 +9,7 @@ export const HypothesisSchema = z.strictObject({
   // The arm expected to be better; the ratio is reported as treatment/control.
   expect: z.enum(['on-faster', 'off-faster', 'on-busier', 'off-busier']),
   // "refuted if per-token time moves less than N%": the minimum effect, in percent.
-  refutedIfLessThanPct: z.number().positive(),
+  refutedIfLessThanPct: pct(),
   refutationFails: z.boolean().default(true).describe('whether REFUTED exits 1'),
 });
 
@@ -16,10 +17,10 @@ export const HypothesisSchema = z.strictObject({
 export const SequentialSchema = z.strictObject({
   always: z.boolean().default(false).describe('run sequentially even without --sequential'),
   alpha: z.number().gt(0).lt(0.5).default(0.05).describe('the chance of any wrong verdict, over every look'),
-  sigmaLogRatio: z.number().positive().describe('registered sub-Gaussian scale of one block log ratio (measure it with ab --aa)'),
-  tauLogRatio: z.number().positive().optional().describe('mixing sd over effects, log units (default: the criterion distance |log bound|)'),
-  maxLegs: z.number().int().min(4, 'the leg budget is smaller than one ABBA block (4 legs): give at least 4').describe('leg budget; whole ABBA blocks of 4 legs; UNRESOLVED when spent'),
-  requireCalibrationDays: z.number().positive().optional().describe('refuse unless an ab --aa calibration on this silicon is younger than this'),
+  sigmaLogRatio: z.number().positive().max(10).describe('registered sub-Gaussian scale of one block log ratio (measure it with ab --aa)'),
+  tauLogRatio: z.number().positive().max(10).optional().describe('mixing sd over effects, log units (default: the criterion distance |log bound|)'),
+  maxLegs: legs(4, 'the leg budget is smaller than one ABBA block (4 legs): give at least 4').describe('leg budget; whole ABBA blocks of 4 legs; UNRESOLVED when spent'),
+  requireCalibrationDays: z.number().positive().max(3650).optional().describe('refuse unless an ab --aa calibration on this silicon is younger than this'),
 });
 
 export const GateSchema = z.strictObject({
@@ -35,17 +36,18 @@ export const GateSchema = z.strictObject({
   hypothesis: HypothesisSchema.optional(),
   // Several pre-registered criteria with a combine rule (src/config/criteria.ts); not together with hypothesis.
   criteria: CriteriaSchema.optional(),
-  repeats: z.number().int().positive().default(4),
+  repeats: repeats().default(4),
   order: z.enum(['abba', 'random']).default('abba'),
   // Flag value per arm of an A/B; default A=off (control), B=on (treatment). Equal values make a null A/B.
   // Arm values: on, off, default or one of the flag's declared values.
   arms: z.strictObject({ A: z.string().min(1), B: z.string().min(1) }).optional(),
   env: z.record(z.string(), z.string()).default({}).describe('environment held constant across every leg'),
   sequential: SequentialSchema.optional(),
-  warmupLegs: z.number().int().nonnegative().optional().describe('legs run first and discarded (never judged)'),
+  warmupLegs: legs(0).optional().describe('legs run first and discarded (never judged)'),
   table: z.string().optional().describe('mutation table, for kind mutate'),
   voidIfCpuContended: z.boolean().optional().describe('a CPU leg whose host was busy with other processes (more than half its CPU) is VOID (CPU_CONTENDED), not only flagged'),
   voidIfThrottled: z.boolean().optional().describe('a leg whose SM clock was held down (power, thermal, hardware slowdown) in its window is VOID (THROTTLED)'),
+  witness: z.literal('harness').optional().describe('a pass must rest on ids the harness read (events or ids lines); a pass from the engine\'s counters alone is VOID (NOT_WITNESSED)'),
   // "only": the gate reports figures and judges nothing; any other A/B must pre-register what it claims.
   report: z.enum(['judge', 'only']).default('judge'),
 }).superRefine((g, ctx) => {
