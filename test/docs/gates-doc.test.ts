@@ -80,7 +80,7 @@ describe('docs/gates.md: the gate-file reference', () => {
     const g = JSON.parse(readFileSync(join(repoRoot, 'gates', 'nh-ref', 'decode-step-ab.json'), 'utf8'));
     g.hypothesis.refutedIfLessThan = g.hypothesis.refutedIfLessThanPct;
     delete g.hypothesis.refutedIfLessThanPct;
-    writeFileSync(join(dir, 'gates', 'typo.json'), JSON.stringify(g));
+    writeFileSync(join(dir, 'gates', 'typo.json'), JSON.stringify(g, null, 2)); // as a person writes it: the error's line:column is a real one
     const bad = await execa('node', [join(repoRoot, 'bin', 'nh-gate.js'), 'validate', 'gates/typo.json'], { cwd: dir, reject: false });
     expect(bad.exitCode).toBe(2);
     const shown = DOC.match(/^gates\/typo\.json: hypothesis\.refutedIfLessThan: .*$/m)![0];
