@@ -25,10 +25,10 @@ const EXPECT: Array<[RegExp, RegExp, number]> = [
   [/^npx nh-gate golden accept my-model$/, /ACCEPTED .*goldens\/my-model\/golden\.json/, 0],
   [/capture --recipe my-llama .*--max-new 128/, /REGRESSION golden[\s\S]*STAGED/, 0],
   [/^npx nh-gate golden accept my-model-regression-128$/, /ACCEPTED .*goldens\/my-model-regression-128\/golden\.json/, 0],
-  [/^npx nh-gate a3 --recipe my-llama --golden my-model$/, /tokens 48\/48 over 3 prompt\(s\)[^\n]*→ (STRICT|NEAR-TIE) PASS/, 0],
-  [/^npx nh-gate a3 --recipe my-llama --golden my-model-regression-128$/, /tokens 384\/384 over 3 prompt\(s\)[^\n]*→ STRICT PASS[\s\S]*REGRESSION golden/, 0],
-  [/--golden my-model --flag FLASH_ATTN --repeats 2$/, /FLASH_ATTN=off\]: exit 0; tokens 48\/48[^\n]*PASS[\s\S]*FLASH_ATTN=on\]: exit 0; tokens 48\/48[^\n]*PASS[\s\S]*per output token ratio[\s\S]*^MEASURED/m, 0],
-  [/--golden my-model-regression-128 --flag FLASH_ATTN --repeats 2$/, /FLASH_ATTN=off\]: exit 0; tokens 288\/384[^\n]*→ DIVERGENCE\n  prompt 0: first mismatch at position 39[\s\S]*FLASH_ATTN=on\]: exit 0; tokens 384\/384[^\n]*→ STRICT PASS[\s\S]*^DIVERGENCE/m, 1],
+  [/^npx nh-gate a3 --recipe my-llama --golden my-model$/, /^leg 1\/1 \[a3 decode\]: (STRICT|NEAR-TIE) PASS — 48\/48 tokens/m, 0],
+  [/^npx nh-gate a3 --recipe my-llama --golden my-model-regression-128$/, /^leg 1\/1 \[a3 decode\]: STRICT PASS — 384\/384 tokens[\s\S]*is a REGRESSION golden[\s\S]*^STRICT PASS$/m, 0],
+  [/--golden my-model --flag FLASH_ATTN --repeats 2$/, /\[A1 FLASH_ATTN=off\]: (STRICT|NEAR-TIE) PASS — 48\/48 tokens[\s\S]*\[B1 FLASH_ATTN=on\]: (STRICT|NEAR-TIE) PASS — 48\/48 tokens[\s\S]*^per output token ratio B\/A [\s\S]*^MEASURED/m, 0],
+  [/--golden my-model-regression-128 --flag FLASH_ATTN --repeats 2$/, /\[A1 FLASH_ATTN=off\]: DIVERGENCE — 288\/384 tokens[^\n]*\n  prompt 0: first mismatch at position 39 [\s\S]*\[B1 FLASH_ATTN=on\]: STRICT PASS — 384\/384 tokens[\s\S]*^DIVERGENCE/m, 1],
 ];
 
 describe.skipIf(!llamaReady)(needsTitle('docs/own-model.md: every example runs', LLAMA_NEED), () => {
