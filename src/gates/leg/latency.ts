@@ -1,16 +1,11 @@
 import type { Quantity } from '../../quantity/types.js';
 import { measured, refused } from '../../quantity/make.js';
 import type { ModeEvents } from './events.js';
+import { nearestRank } from '../../stats/percentile.js';
 
 // Per-token arrival stamps support two more figures than a mean: time to first token (prompt start → first
 // token, which includes the prefill) and the spread of inter-token latency. Percentiles are nearest-rank over
 // every gap after a prompt's first token, so they are values that were actually observed.
-
-// Nearest-rank percentile of a sorted list (p in 0..100).
-export function nearestRank(sorted: readonly number[], p: number): number {
-  const k = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[Math.min(sorted.length, k) - 1]!;
-}
 
 // Median time to first token over the prompts that have both stamps.
 export function timeToFirstToken(m: ModeEvents | undefined): Quantity {
