@@ -5,7 +5,7 @@ import { legLines } from './text.js';
 
 const esc = escapeXml;
 
-const PASS = new Set(['STRICT PASS', 'NEAR-TIE PASS', 'SUPPORTED', 'PASSED', 'MEASURED']);
+const PASS = new Set(['STRICT PASS', 'NEAR-TIE PASS', 'SUPPORTED', 'PASSED', 'MEASURED', 'VALID']);
 const FAIL = new Set(['DIVERGENCE', 'REFUTED', 'SHORT', 'FAILED']);
 
 function outcome(word: string, message: string, body: string): string {

@@ -22,9 +22,11 @@ export interface Sent {
   engine: EngineTimings | null;
 }
 
-// Keep-alive, no socket cap: a concurrency of C keeps C connections open, none waits for another's socket.
+// A fresh connection per request, no socket cap: none waits for another's socket. Not keep-alive: llama-server
+// closes a streamed response's connection, and a pooled socket reused after that close fails the next request
+// with "socket hang up" (seen on the CPU server at concurrency 2). A loopback connect is in TTFT, as for any client.
 export function loadAgent(): Agent {
-  return new Agent({ keepAlive: true, maxSockets: Infinity });
+  return new Agent({ keepAlive: false, maxSockets: Infinity });
 }
 
 function engineOf(r: ResponseReader): EngineTimings | null {

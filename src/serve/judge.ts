@@ -77,7 +77,7 @@ export interface ServeVerdict {
 // limits decide: VALID, or INVALID with each reason. Validity reasons follow a token failure, never hide it.
 export function serveVerdict(t: ServeTokens, v: Validity): ServeVerdict {
   const pick = (word: VerdictWord, first: Reason[]): ServeVerdict => ({ word, exitClass: VERDICT_CLASS[word], reasons: [...first, ...v.reasons] });
-  if (t.word === 'DIVERGENCE') return pick('DIVERGENCE', [reason('WRONG_TOKENS', describeWrong(t))]);
+  if (t.word === 'DIVERGENCE') return pick('DIVERGENCE', [reason('WRONG_TOKENS', `${describeWrong(t)} — the load is INVALID as a performance result: its figures are withheld`)]);
   if (t.word === 'SHORT') {
     const short = t.requests.filter((j) => j.finished && j.status === 'short');
     return pick('SHORT', [reason('PARTIAL', `${short.length} finished request(s) returned fewer tokens than the golden holds: request(s) ${short.slice(0, 10).map((j) => `${j.request} (${j.generated}/${j.goldenWidth})`).join(', ')}`)]);

@@ -102,7 +102,9 @@ describe('clocks: collapsed arrival stamps', () => {
     const g = gapClock(shared);
     expect(g.ok && g.clock).toBe(ENGINE_CLOCK);
     expect(requestGaps(shared[0]!, ENGINE_CLOCK)).toEqual([0.01, 0.02]);
-    expect(firstTokenClock(shared)).toMatchObject({ ok: false, code: 'ARRIVALS_COLLAPSED' });
+    expect(firstTokenClock(shared)).toMatchObject({ ok: true, clock: HARNESS_CLOCK, why: 'in 1 of 1 request(s) the first token arrived together with the next: the time is when the client saw it, the server\'s buffering included' });
+    // 99 µs apart is together, 100 µs is not (TOGETHER_S).
+    expect(collapsedGaps([obs({ index: 0, tokenS: [1, 1.000099, 1.000199 + 1e-9], ids: [5, 6, 7] })])).toEqual({ zero: 1, gaps: 2 });
     const bare = [obs({ index: 0, tokenS: [0.1, 0.2, 0.2], ids: [5, 6, 7] })];
     expect(gapClock(bare)).toMatchObject({ ok: false, code: 'ARRIVALS_COLLAPSED' });
     expect(firstTokenClock(bare)).toEqual({ ok: true, clock: HARNESS_CLOCK, why: null });
