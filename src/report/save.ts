@@ -6,11 +6,14 @@ import { renderJunit } from './junit.js';
 import { abLegsSpec, busyTimelineSpec, renderSvg, type AbLegPoint, type TimelineInput } from './plots.js';
 import { writeAtomic } from '../io/atomic.js';
 import type { RunResult } from '../results/types.js';
+import { sweepSpec, type SweepPlotPoint } from './servePlot.js';
 
 // Plot inputs gathered while legs run (they are not part of result.json: the raw data is in the leg files).
 export interface PlotInputs {
   timelines: Array<{ file: string; input: TimelineInput }>;
   ab: { title: string; legs: AbLegPoint[] } | null;
+  // nh-gate serve --sweep: the throughput–latency curve.
+  sweep?: { title: string; latencyLabel: string; points: SweepPlotPoint[] } | null;
 }
 
 // result.json as plain data: quantities through the one JSON shape, everything else as recorded.
@@ -37,6 +40,10 @@ export async function saveRun(r: RunResult, plots: PlotInputs): Promise<string[]
   if (plots.ab && plots.ab.legs.length > 0) {
     writeAtomic(join(r.runDir, 'ab-per-token.svg'), await renderSvg(abLegsSpec(plots.ab.title, plots.ab.legs)));
     plotFiles.push('ab-per-token.svg');
+  }
+  if (plots.sweep && plots.sweep.points.length > 0) {
+    writeAtomic(join(r.runDir, 'serve-sweep.svg'), await renderSvg(sweepSpec(plots.sweep.title, plots.sweep.latencyLabel, plots.sweep.points)));
+    plotFiles.push('serve-sweep.svg');
   }
   writeAtomic(join(r.runDir, 'result.json'), resultJson(r));
   writeAtomic(join(r.runDir, 'summary.md'), renderSummaryMd(r, plotFiles));

@@ -24,7 +24,8 @@ import { runLoad } from './load.js';
 import { freePort, startServer, type RunningServer } from './server.js';
 import { assessLoad } from './assess.js';
 import { describeShape, servePoint, type ServeRecord } from './record.js';
-import { sweepOutcome } from './sweep.js';
+import { sweepOutcome, sweepPlotPoints } from './sweep.js';
+import type { PlotInputs } from '../report/save.js';
 import type { LoadShape, LoadStop, Slo, ValidityLimits } from './types.js';
 
 // nh-gate serve: options → silicon/arch → lock → build → prepare → the server started once → each load
@@ -79,7 +80,7 @@ export async function runServe(o: ServeOptions, deps: GateDeps): Promise<SeriesO
   const finish = async (status: RunResult['status']): Promise<SeriesOutcome> => {
     r.status = signal.aborted ? 'interrupted' : status;
     r.finishedAt = deps.now().toISOString();
-    await saveRun(r, { timelines: [], ab: null });
+    await saveRun(r, plotsOf(record));
     appendLedger(o.resultsBase, r);
     return { result: r, exitClass: r.verdict.exitClass };
   };
@@ -134,6 +135,12 @@ export async function runServe(o: ServeOptions, deps: GateDeps): Promise<SeriesO
   }
 }
 
+// A sweep's plot (one load has none).
+function plotsOf(record: ServeRecord): PlotInputs {
+  const sweep = record.points.length > 1 ? { title: 'serve sweep: throughput against TTFT p50 (knee ringed)', latencyLabel: 'TTFT p50', points: sweepPlotPoints(record) } : null;
+  return { timelines: [], ab: null, sweep };
+}
+
 // Each load in turn against the running server; the result is saved after each, the verdict set at the end.
 async function runLoads(o: ServeOptions, r: RunResult, record: ServeRecord, server: RunningServer, port: number, signal: AbortSignal, deps: GateDeps): Promise<void> {
   const serve = o.inputs.recipe.serve!;
@@ -160,7 +167,7 @@ async function runLoads(o: ServeOptions, r: RunResult, record: ServeRecord, serv
       r.quantities = out.quantities;
       r.verdict = out.verdict;
       if (out.knee) record.knee = out.knee;
-      await saveRun(r, { timelines: [], ab: null });
+      await saveRun(r, plotsOf(record));
     }
   } finally {
     agent.destroy();

@@ -98,4 +98,22 @@ describe.skipIf(!llamaReady)(needsTitle('nh-gate serve against llama-server', LL
     expect(stalled[0].endS - stalled[0].sentS).toBeGreaterThanOrEqual(14.9);
     expect(res.quantities.e2eP50.status).toBe('measured');
   }, 300_000);
+
+  it('--sweep: one load per rate against one server, each judged; the knee and the throughput–latency plot reported', async () => {
+    const r = await serve(['--recipe', recipe('serve-sweep', null), '--sweep', '2,8', '--requests', '4']);
+    expect([0, 3], r.all).toContain(r.exitCode);
+    expect(r.all).toMatch(/serve Poisson arrivals at 2 requests\/s \(seed 1\): 4 request\(s\), tokens 128\/128 →/);
+    expect(r.all).toMatch(/serve Poisson arrivals at 8 requests\/s \(seed 1\): 4 request\(s\), tokens 128\/128 →/);
+    expect(r.all).toMatch(/knee: (not found|[\d.]+ requests\/s) — /);
+    expect(r.all).toMatch(/^\[2 req\/s\] TTFT p50 /m);
+    const res = resultOf(r.all);
+    expect(res.serve.points.map((p: { shape: { ratePerS: number } }) => p.shape.ratePerS)).toEqual([2, 8]);
+    expect(res.serve.knee.why).toBeTruthy();
+    expect(Object.keys(res.quantities)).toEqual(expect.arrayContaining(['2rps.ttftP50', '8rps.outputTokenThroughput']));
+    // The server was started once: one load time, one server log.
+    expect(readFileSync(join(runDirOf(r.all), 'server.log'), 'utf8').match(/main: server is listening/g)?.length ?? 1).toBe(1);
+    if (res.quantities['2rps.ttftP50'].status === 'measured' && res.quantities['8rps.ttftP50'].status === 'measured') {
+      expect(readFileSync(join(runDirOf(r.all), 'serve-sweep.svg'), 'utf8')).toMatch(/^<svg /);
+    }
+  }, 300_000);
 });
