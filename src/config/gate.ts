@@ -47,6 +47,7 @@ export const GateSchema = z.strictObject({
   table: z.string().optional().describe('mutation table, for kind mutate'),
   voidIfCpuContended: z.boolean().optional().describe('a CPU leg whose host was busy with other processes (more than half its CPU) is VOID (CPU_CONTENDED), not only flagged'),
   voidIfThrottled: z.boolean().optional().describe('a leg whose SM clock was held down (power, thermal, hardware slowdown) in its window is VOID (THROTTLED)'),
+  witness: z.literal('harness').optional().describe('a pass must rest on ids the harness read (events or ids lines); a pass from the engine\'s counters alone is VOID (NOT_WITNESSED)'),
   // "only": the gate reports figures and judges nothing; any other A/B must pre-register what it claims.
   report: z.enum(['judge', 'only']).default('judge'),
 }).superRefine((g, ctx) => {

@@ -12,6 +12,7 @@ export const InDiffRouteSchema = z.strictObject({
   files: z.string().min(1).describe("glob relative to the repository root: '*' within a path segment, '**' across segments"),
   suite: z.string().min(1).describe('name of a suite in the recipe'),
   filter: z.string().min(1).optional().describe('doctest test-case filter naming the cases expected to kill it'),
+  device: z.boolean().default(false).describe("device code: its generated rows are device rows (judged on a GPU arch only; see the table's 'device')"),
   why: z.string().optional(),
 });
 

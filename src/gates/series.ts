@@ -110,7 +110,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     if (status !== 'failed') reserve.release();
     try {
       // A failed run writes its record first and no plots: the space left is for result.json.
-      await saveRun(r, status === 'failed' ? { timelines: [], ab: null } : plots);
+      await saveRun(r, status === 'failed' ? { timelines: [], ab: null } : plots, deps.live);
     } catch (err) {
       if (!isDiskFault(err)) throw err;
       if (status !== 'failed') return finish(diskFailure(r, err, reserve));
@@ -133,7 +133,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
   }
   if (arch.note) seriesNotes.push(arch.note);
   const plan = o.plan(arch.arch);
-  r.plan = { text: describePlan(plan), order: plan.order, seed: plan.seed, legs: plan.legs.length };
+  r.plan = { text: describePlan(plan), order: plan.order, seed: plan.seed, legs: plan.legs.length, warmupLegs: inputs.gate?.gate.warmupLegs ?? 0 };
   if (resumed) {
     checkResumable(resumed, r.plan.text, r.gate?.sha256 ?? null, inputs.recipe.name);
     seriesNotes.push(`resumed ${runDir}: ${resumed.kept.size} finished leg(s) kept, ${plan.legs.length - resumed.kept.size} to run`);
@@ -191,13 +191,13 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     const outcomes: LegOutcome[] = [];
     const ctx = {
       deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: handed.path, vars,
-      binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', voidIfThrottled: inputs.gate?.gate.voidIfThrottled ?? false, voidIfCpuContended: inputs.gate?.gate.voidIfCpuContended ?? false, deviceIndex: 0,
+      binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', voidIfThrottled: inputs.gate?.gate.voidIfThrottled ?? false, voidIfCpuContended: inputs.gate?.gate.voidIfCpuContended ?? false, ...(inputs.gate?.gate.witness ? { requireWitness: inputs.gate.gate.witness } : {}), deviceIndex: 0,
       timeoutS, signal: signal,
       onSpawn: (pid: number) => lock.recordLeg(pid),
       planLegs: plan.legs.length, warmupLegs: inputs.gate?.gate.warmupLegs ?? 0,
     };
     // On disk before the first leg: should nh-gate die mid-leg, a later run finds this one "running" and marks it.
-    await saveRun(r, plots);
+    await saveRun(r, plots, deps.live);
     let largestLog = 0;
     for (const [done, planned] of plan.legs.entries()) {
       if (signal.aborted) break;
@@ -215,7 +215,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
       if (plots.ab) plots.ab.legs.push(out.abPoint);
       apply(o.finalize(r, outcomes, false));
       if (out.log?.fault) throw new NhGateError(out.log.fault, `leg ${planned.index + 1}'s log ${out.record.logFile} stopped after ${out.log.bytes} bytes: ${out.log.error}`, 'free space or pass --results-dir DIR on a larger filesystem');
-      await saveRun(r, plots);
+      await saveRun(r, plots, deps.live);
       if (o.stopWhen?.(outcomes)) break;
     }
     const interrupted = signal.aborted;

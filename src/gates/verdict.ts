@@ -1,5 +1,6 @@
 import { VERDICT_CLASS, worstClass, worstTokenWord, type ExitClass, type TokenWord } from '../verdict/words.js';
 import { formatReason } from '../verdict/reasons.js';
+import { runWitness } from '../verdict/witness.js';
 import type { LegRecord, VerdictRecord } from '../results/types.js';
 
 // The class of one leg's verdict; an engine that refused its input (exit 2) is a usage error, not a void.
@@ -24,5 +25,5 @@ export function tokenGateVerdict(legs: LegRecord[], expected: number): VerdictRe
   const missing = legs.length < expected;
   if (missing) reasons.push(`only ${legs.length} of ${expected} leg(s) ran`);
   const cls = worstClass(legs.map(legClass));
-  return { word: missing && word !== 'DIVERGENCE' ? 'VOID' : word, exitClass: missing ? worstClass([cls, 'void']) : cls, reasons };
+  return { word: missing && word !== 'DIVERGENCE' ? 'VOID' : word, exitClass: missing ? worstClass([cls, 'void']) : cls, reasons, witness: runWitness(legs) };
 }

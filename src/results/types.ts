@@ -4,6 +4,7 @@ import type { ExitClass, TokenWord, VerdictWord } from '../verdict/words.js';
 import type { Reason } from '../verdict/reasons.js';
 import type { BuildRecord } from '../build/types.js';
 import type { ServeRecord } from '../serve/record.js';
+import type { ProcessRun } from '../exec/types.js';
 
 // result.json's schema version; bump on any breaking change to the shapes below.
 export const RESULT_SCHEMA_VERSION = 1;
@@ -20,6 +21,9 @@ export interface ProcessSummary {
   startS: number;
   endS: number;
   lastLines: string[];
+  // What containment killed besides the leader (its group's leftovers and what escaped the group, each with the
+  // mark that found it), whether the output pipes were held past the sweep, and which mechanisms held.
+  contained?: NonNullable<ProcessRun['contained']>;
 }
 
 // One prompt judged against the golden by the harness.
@@ -38,6 +42,9 @@ export interface PromptJudgement {
 export interface TokenJudgement {
   // engine claim: the rows carried counts only, no ids; the harness compared nothing itself.
   source: 'events' | 'printed ids' | 'printed rows' | 'engine claim';
+  // Who saw the ids the verdict rests on (SPEC §2): the harness (events or id lines it read) or only the engine
+  // (its counters and verdict line). A pass the harness did not see is printed and stored as the engine's claim.
+  witness: 'harness' | 'engine';
   mode: string;
   prompts: PromptJudgement[];
   compared: number;
@@ -74,6 +81,8 @@ export interface LegRecord {
   decodeWindow: { startS: number; endS: number; source: string } | null;
   engineWindow: { startS: number; endS: number } | null;
   tokens: TokenJudgement | null;
+  // Who saw the ids the leg's token verdict rests on (tokens.witness, lifted for every output); null: not judged.
+  witness?: 'harness' | 'engine' | null;
   crossCheck: CrossCheck | null;
   referenceTierLines: number;
   counters: Record<string, number>;
@@ -114,6 +123,8 @@ export interface VerdictRecord {
   word: VerdictWord;
   exitClass: ExitClass;
   reasons: string[];
+  // Who saw the ids of the token verdicts this rests on (src/verdict/witness.ts); absent where none was judged.
+  witness?: 'harness' | 'engine' | null;
 }
 
 // Everything a run knows: the document behind summary.md, junit.xml, the plots and the ledger line.
@@ -132,7 +143,8 @@ export interface RunResult {
   arch: string;
   silicon: Silicon | null;
   build: Omit<BuildRecord, 'configure' | 'build' | 'probes'> & { logFile: string | null } | null;
-  plan: { text: string; order: string; seed: number | null; legs: number } | null;
+  // warmupLegs: the first legs ran and were discarded (gate warmupLegs); absent in results written before it.
+  plan: { text: string; order: string; seed: number | null; legs: number; warmupLegs?: number } | null;
   legs: LegRecord[];
   quantities: Record<string, Quantity>;
   comparison: Record<string, unknown> | null;

@@ -1,4 +1,5 @@
 import type { RequestObservation } from './types.js';
+import { ENGINE_CLOCK, HARNESS_CLOCK, type ClockName } from '../gates/leg/clocks.js';
 
 // Which clock a serve figure comes from (SPEC §3: a figure comes from a clock that resolves it, and says
 // which). The harness's arrival stamps are primary. Tokens that reach the client together (one chunk, or
@@ -12,11 +13,11 @@ import type { RequestObservation } from './types.js';
 // Gaps shorter than this are tokens that arrived together (no token of a real decode comes 100 µs after the last).
 export const TOGETHER_S = 1e-4;
 
-export const HARNESS_CLOCK = 'harness arrival stamps';
-export const ENGINE_CLOCK = 'engine event clock';
-export type ServeClockName = typeof HARNESS_CLOCK | typeof ENGINE_CLOCK;
+// The clock names a3's figures use too (src/gates/leg/clocks.ts), so a figure says its clock the same way.
+export { HARNESS_CLOCK, ENGINE_CLOCK };
+export type ServeClockName = ClockName;
 
-export type ClockChoice = { ok: true; clock: ServeClockName; why: string | null } | { ok: false; code: 'ARRIVALS_COLLAPSED'; why: string };
+export type ClockChoice = { ok: true; clock: ServeClockName; why: string | null } | { ok: false; code: 'ARRIVALS_COLLAPSED' | 'CLOCK_BACKWARDS'; why: string };
 
 // Consecutive tokens of one request that arrived together (less than TOGETHER_S apart), among all gaps.
 export function collapsedGaps(requests: readonly RequestObservation[]): { zero: number; gaps: number } {
@@ -41,7 +42,11 @@ export function gapClock(requests: readonly RequestObservation[]): ClockChoice {
   const { zero, gaps } = collapsedGaps(requests);
   if (zero === 0) return { ok: true, clock: HARNESS_CLOCK, why: null };
   const why = `${zero} of ${gaps} gaps are under ${TOGETHER_S * 1e6} µs: those tokens reached the client together (the server flushed several at once), so arrival gaps are not inter-token times`;
-  if (engineCoversGaps(requests)) return { ok: true, clock: ENGINE_CLOCK, why };
+  if (engineCoversGaps(requests)) {
+    const back = requests.find((r) => r.engine!.tokenMs.some((t, i) => i > 0 && t! < r.engine!.tokenMs[i - 1]!));
+    if (back) return { ok: false, code: 'CLOCK_BACKWARDS', why: `${why}, and the server's per-token timer runs backwards in request ${back.index}: no gap is taken from it` };
+    return { ok: true, clock: ENGINE_CLOCK, why };
+  }
   return { ok: false, code: 'ARRIVALS_COLLAPSED', why: `${why}, and the server reported no per-token timer to take them from` };
 }
 

@@ -80,7 +80,7 @@ export async function runServe(o: ServeOptions, deps: GateDeps): Promise<SeriesO
   const finish = async (status: RunResult['status']): Promise<SeriesOutcome> => {
     r.status = signal.aborted ? 'interrupted' : status;
     r.finishedAt = deps.now().toISOString();
-    await saveRun(r, plotsOf(record));
+    await saveRun(r, plotsOf(record), deps.live);
     appendLedger(o.resultsBase, r);
     return { result: r, exitClass: r.verdict.exitClass };
   };
@@ -122,7 +122,7 @@ export async function runServe(o: ServeOptions, deps: GateDeps): Promise<SeriesO
     }
     server = started.server;
     record.server.loadS = server.loadS;
-    await saveRun(r, { timelines: [], ab: null });
+    await saveRun(r, { timelines: [], ab: null }, deps.live);
     await runLoads(o, r, record, server, port, signal, deps);
     return await finish('complete');
   } finally {
@@ -167,7 +167,7 @@ async function runLoads(o: ServeOptions, r: RunResult, record: ServeRecord, serv
       r.quantities = out.quantities;
       r.verdict = out.verdict;
       if (out.knee) record.knee = out.knee;
-      await saveRun(r, plotsOf(record));
+      await saveRun(r, plotsOf(record), deps.live);
     }
   } finally {
     agent.destroy();

@@ -108,6 +108,8 @@ describe('clocks: collapsed arrival stamps', () => {
     const bare = [obs({ index: 0, tokenS: [0.1, 0.2, 0.2], ids: [5, 6, 7] })];
     expect(gapClock(bare)).toMatchObject({ ok: false, code: 'ARRIVALS_COLLAPSED' });
     expect(firstTokenClock(bare)).toEqual({ ok: true, clock: HARNESS_CLOCK, why: null });
+    const back = [obs({ index: 4, tokenS: [0.1, 0.1, 0.3], ids: [5, 6, 7], engine: engine([0, 10, 9]) })];
+    expect(gapClock(back)).toMatchObject({ ok: false, code: 'CLOCK_BACKWARDS', why: expect.stringMatching(/runs backwards in request 4/) });
     const partial = [obs({ index: 0, tokenS: [0.1, 0.1], ids: [5, 6], engine: engine([0, null]) })];
     expect(gapClock(partial).ok).toBe(false);
     const f = latencyFigures([requestFigures(bare[0]!, runClocks(bare))], runClocks(bare));

@@ -3,12 +3,13 @@ import { runAction } from '../run.js';
 import { printJson } from '../output.js';
 import { NhGateError } from '../../errors.js';
 import { executorOptions, parseExecutor, withExecutor, type ExecutorCliOptions } from '../executor.js';
+import { outputOptions, runOutput, type OutputCliOptions } from '../report.js';
 import { positiveInt, positiveSeconds } from './a3.js';
 import { crossCommitRequested, runAbForm } from './abForms.js';
 import { withWarmup } from '../../plan/warmup.js';
 import { parseFlagSpec } from '../../plan/flagArms.js';
 
-interface AbCliOptions extends ExecutorCliOptions {
+interface AbCliOptions extends ExecutorCliOptions, OutputCliOptions {
   flag?: string;
   gate?: string;
   recipe?: string;
@@ -23,7 +24,6 @@ interface AbCliOptions extends ExecutorCliOptions {
   timeout?: string;
   resultsDir: string;
   resume?: string;
-  json?: boolean;
   dryRun?: boolean;
   sequential?: boolean;
   aa?: boolean;
@@ -34,8 +34,8 @@ interface AbCliOptions extends ExecutorCliOptions {
 
 // Registers `nh-gate ab`: a same-binary A/B of one recipe flag, legs interleaved and token-gated.
 export function register(program: Command): void {
-  executorOptions(program
-    .command('ab'))
+  outputOptions(executorOptions(program
+    .command('ab')))
     .description('same-binary A/B of one flag: interleaved token-gated legs, ratio with a bootstrap interval, verdict against a pre-registered gate')
     .option('--flag <name[=A,B]>', "the recipe flag to compare: NAME (A = off, B = on unless the gate's arms say otherwise) or NAME=A_VALUE,B_VALUE (on, off, default or a declared value)")
     .option('--gate <file>', 'a pre-registered gate of kind ab (its sha256 goes into the result)')
@@ -68,14 +68,15 @@ export function register(program: Command): void {
         const jobs = positiveInt('--jobs', opts.jobs);
         parseExecutor(opts, 'ab', true);
         const timeoutS = positiveSeconds('--timeout', opts.timeout);
-        const [{ loadInputs }, { runAb }, { realDeps }, { printOutcome }, { planAb, describePlan }] = await Promise.all([
-          import('../../gates/setup.js'), import('../../gates/ab/ab.js'), import('../../gates/deps.js'), import('../../report/print.js'), import('../../plan/plan.js'),
+        const [{ loadInputs }, { runAb }, { realDeps }, { planAb, describePlan }] = await Promise.all([
+          import('../../gates/setup.js'), import('../../gates/ab/ab.js'), import('../../gates/deps.js'), import('../../plan/plan.js'),
         ]);
+        const output = runOutput(opts);
         const cross = crossCommitRequested(opts);
         const spec = opts.flag === undefined ? null : parseFlagSpec(opts.flag);
         const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: spec?.name, flagOptional: cross });
         const order = (opts.order ?? inputs.gate?.gate.order ?? 'abba') as 'abba' | 'random';
-        const form = await runAbForm(opts, inputs, { argv: process.argv.slice(2), arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, json: Boolean(opts.json) });
+        const form = await runAbForm(opts, inputs, { argv: process.argv.slice(2), arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, json: Boolean(opts.json), output });
         if (form !== null) return form;
         const g = inputs.gate?.gate ?? null;
         const arms = spec?.arms ?? g?.arms ?? { A: 'off', B: 'on' };
@@ -87,8 +88,8 @@ export function register(program: Command): void {
           else process.stdout.write(describePlan(shown) + '\n');
           return 'passed';
         }
-        const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, arms, resume: opts.resume }, await withExecutor(await realDeps(), opts));
-        printOutcome(out.result, Boolean(opts.json));
+        const out = await runAb({ argv: process.argv.slice(2), inputs, arch: opts.arch, repeats, order, seed, mode: opts.mode as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, arms, resume: opts.resume }, output.attach(await withExecutor(await realDeps(), opts)));
+        output.finish(out.result);
         return out.exitClass;
       }),
     );

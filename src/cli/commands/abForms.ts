@@ -1,6 +1,7 @@
 import { NhGateError, type ExitClass } from '../../errors.js';
 import type { Inputs } from '../../gates/setup.js';
 import { positiveInt } from './a3.js';
+import type { RunOutput } from '../report.js';
 
 // The A/B forms beyond the fixed same-binary one (issue 12): cross-commit (--base/--head), sequential
 // (--sequential, or a gate with sequential.always) and A/A calibration (--aa). Kept out of ab.ts so the
@@ -28,6 +29,8 @@ export interface AbCommon {
   checkpoint?: string | undefined;
   timeoutS?: number | undefined;
   json: boolean;
+  // Where the run is reported (text as legs end, or the JSON document; the exports).
+  output: RunOutput;
 }
 
 // Whether this is a cross-commit A/B, checked before the inputs load (it needs no flag).
@@ -43,11 +46,11 @@ export function crossCommitRequested(o: AbFormFlags): boolean {
 
 // Runs the form these flags ask for, or returns null for the fixed same-binary A/B.
 export async function runAbForm(o: AbFormFlags, inputs: Inputs, c: AbCommon): Promise<ExitClass | null> {
-  const [{ realDeps }, { printOutcome }] = await Promise.all([import('../../gates/deps.js'), import('../../report/print.js')]);
+  const { realDeps } = await import('../../gates/deps.js');
   if (o.base !== undefined && o.head !== undefined) {
     const { runCrossCommit } = await import('../../gates/ab/crossCommit.js');
-    const out = await runCrossCommit({ ...c, inputs, base: o.base, head: o.head }, await realDeps());
-    printOutcome(out.result, c.json);
+    const out = await runCrossCommit({ ...c, inputs, base: o.base, head: o.head }, c.output.attach(await realDeps()));
+    c.output.finish(out.result);
     return out.exitClass;
   }
   const sequential = Boolean(o.sequential || o.aa || inputs.gate?.gate.sequential?.always);
@@ -62,7 +65,7 @@ export async function runAbForm(o: AbFormFlags, inputs: Inputs, c: AbCommon): Pr
     process.stdout.write(describePlan(sequentialPlan(so)) + '\n');
     return 'passed';
   }
-  const out = await runAbSequential(so, await realDeps());
-  printOutcome(out.result, c.json);
+  const out = await runAbSequential(so, c.output.attach(await realDeps()));
+  c.output.finish(out.result);
   return out.exitClass;
 }

@@ -92,17 +92,18 @@ export function register(program: Command): void {
         const loads = loadsOf(opts);
         const maxRequests = opts.maxRequests ?? (opts.duration > 0 ? Math.max(10000, opts.requests) : opts.requests);
         if (maxRequests < opts.requests) throw new NhGateError('USAGE', `--max-requests ${maxRequests} is below --requests ${opts.requests}`, 'raise --max-requests or lower --requests');
-        const [{ loadInputs }, { runServe }, { realDeps }, { printOutcome }] = await Promise.all([
-          import('../../gates/setup.js'), import('../../serve/run.js'), import('../../gates/deps.js'), import('../../report/print.js'),
+        const [{ loadInputs }, { runServe }, { realDeps }, { runOutput }] = await Promise.all([
+          import('../../gates/setup.js'), import('../../serve/run.js'), import('../../gates/deps.js'), import('../report.js'),
         ]);
+        const output = runOutput({ json: opts.json });
         const inputs = loadInputs({ command: 'serve', recipe: opts.recipe, golden: opts.golden });
         const out = await runServe({
           argv: process.argv.slice(2), inputs, arch: opts.arch, jobs: opts.jobs, resultsBase: opts.resultsDir, loads,
           stop: { minRequests: opts.requests, minDurationS: opts.duration, maxRequests },
           limits: { minRequests: opts.requests, minDurationS: opts.duration, maxLateS: opts.maxLateMs / 1e3 },
           slo: opts.slo ?? null, requestTimeoutS: opts.requestTimeout, slots: opts.slots,
-        }, await realDeps());
-        printOutcome(out.result, Boolean(opts.json));
+        }, output.attach(await realDeps()));
+        output.finish(out.result);
         return out.exitClass;
       }),
     );

@@ -80,7 +80,7 @@ async function series(o: CrossCommitOptions, deps: GateDeps, top: string, sha: {
   const finish = async (status: RunResult['status']): Promise<SeriesOutcome> => {
     r.status = status;
     r.finishedAt = deps.now().toISOString();
-    await saveRun(r, plots);
+    await saveRun(r, plots, deps.live);
     appendLedger(o.resultsBase, r);
     return { result: r, exitClass: r.verdict.exitClass };
   };
@@ -146,7 +146,7 @@ async function series(o: CrossCommitOptions, deps: GateDeps, top: string, sha: {
       r.legs = outcomes.map((x) => x.record);
       plots.ab!.legs.push(out.abPoint);
       finalize();
-      await saveRun(r, plots);
+      await saveRun(r, plots, deps.live);
     }
     finalize();
     if (signal.aborted) r.verdict = { word: 'VOID', exitClass: 'void', reasons: [`PARTIAL: interrupted after ${outcomes.length} of ${plan.length} leg(s)`, ...r.verdict.reasons] };
