@@ -86,11 +86,41 @@ describe('per-request figures and the run percentiles', () => {
     expect(code(f.tpotP99)).toBe('TIMEOUT');
     // ITL over every gap of every request (7 gaps): max 0.4 (request 3's gap).
     expect(value(f.itlMax)).toBeCloseTo(0.4, 12);
+    // TPOT: 0.15, 0.1, 0.2 and one censored: p50 → rank 2 → 0.15; p90 → rank 4 → refused.
+    expect(value(f.tpotP50)).toBeCloseTo(0.15, 12);
+    expect(f.tpotP50!.status === 'measured' && f.tpotP50!.terms).toEqual({
+      rank: { value: 2, label: 'nearest rank' }, of: { value: 4, unit: 'values', label: 'of' },
+      unfinished: { value: 1, unit: 'requests', label: 'unfinished (ranked above all)' },
+      over: { value: 'requests', label: 'over' }, clock: { value: HARNESS_CLOCK, label: 'clock' },
+    });
+    expect(f.tpotP50).toMatchObject({ kind: 'servePercentile', unit: 's' });
     expect(Object.keys(f)).toHaveLength(16);
     expect(f.ttftP50!.name).toBe('TTFT p50');
     const t = f.itlP50!.status === 'measured' ? f.itlP50!.terms : {};
     expect(t.over).toMatchObject({ value: 'gaps' });
     expect(t.clock).toMatchObject({ value: HARNESS_CLOCK });
+  });
+});
+
+describe('requests that resolve no figure', () => {
+  it('a request that never saw a token is censored in TTFT; a refused gap clock gives no gaps', () => {
+    const reqs = [
+      obs({ index: 0, sentS: 0, tokenS: [0.1, 0.3], ids: [5, 6], endS: 0.4 }),
+      obs({ index: 1, sentS: 0, tokenS: [], ids: [], endS: 5, end: 'timeout' }),
+      obs({ index: 2, sentS: 0, tokenS: [0.2, 0.5], ids: [5, 6], endS: 5, end: 'timeout' }),
+    ];
+    const clocks = runClocks(reqs);
+    const f = latencyFigures(reqs.map((r) => requestFigures(r, clocks)), clocks);
+    // TTFT known 0.1, 0.2 and one censored (request 1): max → refused; p50 → rank 2 → 0.2.
+    expect(value(f.ttftP50)).toBeCloseTo(0.2, 12);
+    expect(f.ttftP50!.status === 'measured' && f.ttftP50!.terms.unfinished).toMatchObject({ value: 1 });
+    expect(code(f.ttftMax)).toBe('TIMEOUT');
+    const refusedClock = { gaps: { ok: false as const, code: 'ARRIVALS_COLLAPSED' as const, why: 'w' }, first: clocks.first };
+    expect(requestFigures(reqs[0]!, refusedClock)).toMatchObject({ gapsS: [], tpotS: null });
+    expect(censoredPercentile('x', [], 0, 50, {})).toMatchObject({ message: 'no request resolves this figure' });
+    const shared = [obs({ index: 0, tokenS: [0.1, 0.1, 0.3], ids: [5, 6, 7], engine: { promptMs: 1, tokenMs: [0, 10, 30], predictedMs: 30, predictedN: 3 } })];
+    const g = latencyFigures(shared.map((r) => requestFigures(r, runClocks(shared))), runClocks(shared));
+    expect(g.itlP50!.status === 'measured' && g.itlP50!.terms.clockWhy).toEqual({ value: expect.stringMatching(/^1 of 2 gaps are under 100 µs/), label: 'why this clock' });
   });
 });
 
