@@ -3,24 +3,21 @@ import { join } from 'node:path';
 import { appendFileSync, rmSync } from 'node:fs';
 import type { Plan } from '../plan/plan.js';
 import { describePlan } from '../plan/plan.js';
-import { buildRecipe, buildVars } from '../build/build.js';
-import { featureParserFor } from '../build/features.js';
-import { buildExitClass } from '../build/diagnose.js';
+import { buildVars } from '../build/build.js';
 import { expandArgv, expandString } from '../build/template.js';
 import { monoNs } from '../exec/clock.js';
 import { whichProgram } from '../exec/which.js';
 import { acquireLock, lockPath } from '../exec/lock.js';
 import { onInterrupt } from '../exec/interrupt.js';
-import { describeEnd, exitedCleanly, lastLines } from '../exec/types.js';
 import { createRunDir } from '../results/write.js';
 import { writeAtomic } from '../io/atomic.js';
 import { saveRun, type PlotInputs } from '../report/save.js';
 import { appendLedger } from '../results/ledger.js';
-import { RESULT_SCHEMA_VERSION, type RunResult, type VerdictRecord } from '../results/types.js';
+import { RESULT_SCHEMA_VERSION, type RunResult } from '../results/types.js';
 import { renderSummaryMd } from '../report/summary.js';
 import { NhGateError } from '../errors.js';
-import type { ExitClass, VerdictWord } from '../verdict/words.js';
-import { formatReason, reason, type VoidCode } from '../verdict/reasons.js';
+import type { ExitClass } from '../verdict/words.js';
+import { formatReason, reason } from '../verdict/reasons.js';
 import type { GateDeps } from './deps.js';
 import type { Inputs } from './setup.js';
 import { checkArch, checkArchForNodes } from './arch.js';
@@ -32,6 +29,7 @@ import { checkSpace, takeReserve, type Reserve } from '../results/space.js';
 import { isDiskFault, diskFailure } from './diskFailure.js';
 import { settleStaleGroup } from '../exec/staleGroup.js';
 import { markDeadRuns, thisHarness } from '../results/deadRuns.js';
+import { buildStep, prepareStep, voidVerdict } from './buildStep.js';
 
 export interface SeriesOptions {
   command: 'a3' | 'ab';
@@ -59,10 +57,6 @@ export interface SeriesOptions {
 export interface SeriesOutcome {
   result: RunResult;
   exitClass: ExitClass;
-}
-
-function voidVerdict(code: VoidCode, message: string, word: VerdictWord = 'VOID', exitClass: ExitClass = 'void'): VerdictRecord {
-  return { word, exitClass, reasons: [formatReason(reason(code, message))] };
 }
 
 // options → silicon/arch → lock → build → prepare → legs (saved after each) → verdict → ledger.
@@ -169,19 +163,10 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     const jobs = o.jobs;
     const requiredForArms = new Set<string>();
     for (const leg of plan.legs) for (const f of Object.values(inputs.recipe.flags)) if (leg.env[f.env] === f.on) f.requiresCells.forEach((c) => requiredForArms.add(c));
-    deps.progress(`[nh-gate] build ${inputs.recipe.name} for arch ${arch.arch}`);
-    const b = await buildRecipe({
-      recipe: inputs.recipe, root: inputs.root, arch: arch.arch, jobs, exec: deps.exec,
-      parseFeatures: featureParserFor(inputs.profile), extraRequiredCells: [...requiredForArms],
-      isTty: deps.isTty, signal: signal,
-    });
-    const buildLog = [...b.probes.flatMap((p) => [`$ ${p.argv.join(' ')}`, ...p.log]), ...(b.configure ? [`$ ${b.configure.argv.join(' ')}`, ...b.configure.log] : []), ...(b.build ? [`$ ${b.build.argv.join(' ')}`, ...b.build.log] : [])];
-    writeAtomic(join(runDir, 'build.log'), buildLog.join('\n') + '\n');
-    const { configure: _c, build: _b, probes: _p, ...buildRest } = b;
-    r.build = { ...buildRest, logFile: 'build.log' };
-    if (b.verdict !== 'BUILT') {
-      const why = [b.message, ...b.cause.map((l) => `| ${l}`), ...(b.prerequisite ? [`fix: ${b.prerequisite.fix}`] : [])].join('\n  ');
-      r.verdict = voidVerdict(b.voidReason ?? 'BUILD_FAILED', why, 'VOID', buildExitClass(b));
+    const built = await buildStep({ inputs, arch: arch.arch, jobs, deps, runDir, signal, extraRequiredCells: [...requiredForArms] });
+    r.build = built.build;
+    if (built.failed) {
+      r.verdict = built.failed;
       return await finish('complete');
     }
 
@@ -189,12 +174,10 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     if (handed.note) seriesNotes.push(handed.note);
     // {golden} is known to prepare steps too, so a recipe can have its driver parse the golden before a long load.
     const vars = { ...buildVars(inputs.recipe, inputs.root, arch.arch, jobs), golden: handed.path, ...(o.checkpoint ? { checkpoint: o.checkpoint } : {}) };
-    for (const [i, argvT] of inputs.recipe.prepare.entries()) {
-      const run = await deps.exec.run({ argv: expandArgv(argvT, vars, `recipe.prepare[${i}]`), cwd: inputs.root, timeoutS: 600 }, { signal: signal });
-      if (!exitedCleanly(run)) {
-        r.verdict = voidVerdict('PREPARE_FAILED', `prepare step ${i + 1} (${run.argv.join(' ')}) failed: ${describeEnd(run)}; last lines: ${lastLines(run, 5).join(' | ')}`);
-        return await finish('complete');
-      }
+    const prepared = await prepareStep(inputs, vars, deps, signal);
+    if (prepared) {
+      r.verdict = prepared;
+      return await finish('complete');
     }
 
     const binaryPath = expandString(inputs.recipe.driver.binary, vars, 'recipe.driver.binary');

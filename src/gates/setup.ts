@@ -20,7 +20,7 @@ export function packageRoot(): string {
 }
 
 export interface InputRefs {
-  command: 'a3' | 'ab';
+  command: 'a3' | 'ab' | 'serve';
   recipe?: string | undefined;
   golden?: string | undefined;
   gate?: string | undefined;

@@ -6,7 +6,7 @@ import { ENGINE_CLAIM, runWitness } from '../verdict/witness.js';
 
 const esc = escapeXml;
 
-const PASS = new Set(['STRICT PASS', 'NEAR-TIE PASS', 'SUPPORTED', 'PASSED', 'MEASURED']);
+const PASS = new Set(['STRICT PASS', 'NEAR-TIE PASS', 'SUPPORTED', 'PASSED', 'MEASURED', 'VALID']);
 const FAIL = new Set(['DIVERGENCE', 'REFUTED', 'SHORT', 'FAILED']);
 
 function outcome(word: string, message: string, body: string, witness?: string | null): string {

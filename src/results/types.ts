@@ -3,6 +3,7 @@ import type { Silicon } from '../silicon/types.js';
 import type { ExitClass, TokenWord, VerdictWord } from '../verdict/words.js';
 import type { Reason } from '../verdict/reasons.js';
 import type { BuildRecord } from '../build/types.js';
+import type { ServeRecord } from '../serve/record.js';
 import type { ProcessRun } from '../exec/types.js';
 
 // result.json's schema version; bump on any breaking change to the shapes below.
@@ -130,7 +131,7 @@ export interface VerdictRecord {
 export interface RunResult {
   schemaVersion: typeof RESULT_SCHEMA_VERSION;
   tool: { name: 'nh-gate'; version: string };
-  command: 'a3' | 'ab' | 'busy' | 'build';
+  command: 'a3' | 'ab' | 'busy' | 'build' | 'serve';
   argv: string[];
   runDir: string;
   startedAt: string;
@@ -153,4 +154,6 @@ export interface RunResult {
   harness?: { pid: number; host: string; startTicks: number | null };
   // busy --executor slurm: the job the command ran in (legs carry their own).
   slurm?: SlurmLegInfo;
+  // nh-gate serve: the load, the server and each load point's requests (src/serve/record.ts).
+  serve?: ServeRecord;
 }

@@ -13,6 +13,8 @@ export const VOID_CODES = [
   'EVENTS_MISSING', 'EVENTS_EMPTY', 'EVENTS_UNPARSABLE', 'EVENTS_TRUNCATED', 'EVENTS_INCONSISTENT', 'IDS_MISSING', 'NOT_WITNESSED',
   // The engine exited 1 before it loaded (src/gates/leg/failure.ts): a failure, never a DIVERGENCE.
   'LOAD_FAILED',
+  // nh-gate serve (src/serve/validity.ts): why a load run is not a valid performance result.
+  'MIN_DURATION', 'MIN_REQUESTS', 'CLIENT_BEHIND', 'SERVER_DIED', 'SERVER_FAILED', 'UNFINISHED',
 ] as const;
 export type VoidCode = (typeof VOID_CODES)[number];
 
