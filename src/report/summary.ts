@@ -1,6 +1,7 @@
 import { renderQuantity } from '../quantity/render.js';
 import type { RunResult } from '../results/types.js';
 import { legLines } from './text.js';
+import { formatReason } from '../verdict/reasons.js';
 
 function cell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -11,7 +12,8 @@ export function renderSummaryMd(r: RunResult, plots: string[]): string {
   const out: string[] = [];
   out.push(`## nh-gate ${r.command}: ${r.verdict.word}${r.status !== 'complete' ? ` (${r.status})` : ''}`);
   out.push('');
-  if (r.verdict.reasons.length) out.push(...r.verdict.reasons.map((x) => `- ${cell(x)}`), '');
+  if (r.verdict.claim) out.push(`claim decided: ${cell(r.verdict.claim)}`, '');
+  if (r.verdict.reasons.length) out.push(...r.verdict.reasons.map((x) => `- ${cell(formatReason(x))}`), '');
   out.push('| | |', '|---|---|');
   if (r.recipe) out.push(`| recipe | ${r.recipe.name} |`);
   if (r.golden) out.push(`| golden | ${r.golden.name} (revision ${r.golden.revision.slice(0, 16)}) |`);

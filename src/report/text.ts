@@ -1,5 +1,6 @@
 import { formatReason } from '../verdict/reasons.js';
 import { isPass } from '../verdict/words.js';
+import { verdictLine } from '../verdict/record.js';
 import { renderQuantity } from '../quantity/render.js';
 import type { LegRecord, RunResult } from '../results/types.js';
 
@@ -50,7 +51,7 @@ export function runLines(r: RunResult): string[] {
   for (const leg of r.legs) out.push(...legLines(leg));
   for (const q of Object.values(r.quantities)) out.push(renderQuantity(q));
   for (const n of r.notes) out.push(n);
-  out.push(`${r.verdict.word}${r.verdict.reasons.length ? ` — ${r.verdict.reasons.join('; ')}` : ''}`);
+  out.push(verdictLine(r.verdict));
   out.push(`run directory: ${r.runDir}`);
   return out;
 }
