@@ -32,25 +32,28 @@ export interface Track {
   xs: number[];
 }
 
-export function track(c: ClaimCriterion, legs: readonly LegRecord[], p: MixtureParams): Track {
+// The sticky decision after each observation of a sequence (null: a skipped block), with the interval in
+// the effect's units: the region rule applied to the running confidence sequence, look after look.
+export function sequenceDecisions(c: Pick<ClaimCriterion, 'scale' | 'region' | 'test' | 'direction' | 'noEffect'>, obs: ReadonlyArray<number | null>, p: MixtureParams): Array<{ decision: Decision; interval: { lo: number; hi: number; mean: number } | null }> {
   const toEffect = (x: number): number => (c.scale === 'ratio' ? Math.exp(x) : x);
-  const xs: number[] = [];
-  const decisions: Decision[] = [];
+  const cs = confidenceSequence(obs.filter((x): x is number => x !== null), p);
+  let k = 0;
   let d: Decision = { word: 'UNRESOLVED', refutedAs: null };
-  const blocks = blockObservations(legs, c.quantity, c.subject, c.scale).map((o): BlockRecord => {
-    if (o.x === null) {
-      decisions.push(d);
-      return { ...o, lo: null, hi: null, mean: null };
-    }
-    xs.push(o.x);
-    const iv = confidenceSequence(xs, p).at(-1)!;
-    const eff = { lo: toEffect(iv.lo), hi: toEffect(iv.hi) };
+  return obs.map((x) => {
+    if (x === null) return { decision: d, interval: null };
+    const iv = cs[k++]!;
+    const eff = { lo: toEffect(iv.lo), hi: toEffect(iv.hi), mean: toEffect(iv.mean) };
     // An empty intersection (lo > hi) decides nothing.
     if (d.word === 'UNRESOLVED' && iv.lo <= iv.hi) d = decide(eff, c);
-    decisions.push(d);
-    return { ...o, ...eff, mean: toEffect(iv.mean) };
+    return { decision: d, interval: eff };
   });
-  return { blocks, decisions, xs };
+}
+
+export function track(c: ClaimCriterion, legs: readonly LegRecord[], p: MixtureParams): Track {
+  const obs = blockObservations(legs, c.quantity, c.subject, c.scale);
+  const seq = sequenceDecisions(c, obs.map((o) => o.x), p);
+  const blocks = obs.map((o, i): BlockRecord => ({ ...o, lo: seq[i]!.interval?.lo ?? null, hi: seq[i]!.interval?.hi ?? null, mean: seq[i]!.interval?.mean ?? null }));
+  return { blocks, decisions: seq.map((x) => x.decision), xs: obs.flatMap((o) => (o.x === null ? [] : [o.x])) };
 }
 
 // The first block (1-based) after which the gate's combined word is decided, or null.
