@@ -1,3 +1,4 @@
+import { reason } from '../verdict/reasons.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -59,7 +60,7 @@ export function markDeadRuns(resultsBase: string, skipDir: string | null = null)
     const why = `interrupted (harness died): nh-gate pid ${h.pid} on ${h.host} is gone; ${legs} finished leg(s) kept`;
     doc.notes = [...(Array.isArray(doc.notes) ? doc.notes : []), why];
     const v = doc.verdict as { word?: string; reasons?: unknown[] } | undefined;
-    if (v) doc.verdict = { ...v, word: 'VOID', exitClass: 'void', reasons: [`HARNESS_DIED: ${why}`, ...(Array.isArray(v.reasons) ? v.reasons : [])] };
+    if (v) doc.verdict = { ...v, word: 'VOID', exitClass: 'void', reasons: [reason('HARNESS_DIED', why), ...(Array.isArray(v.reasons) ? v.reasons : [])] };
     try {
       writeAtomic(file, JSON.stringify(doc, null, 2) + '\n');
       notes.push(`marked ${dir} ${why}`);
