@@ -22,13 +22,25 @@ export const PREREQS = {
   cxx: { pkg: 'g++', why: 'compiles the reference engine', probe: (env) => onPath('c++', env) || onPath('g++', env) || onPath('clang++', env) },
   git: { pkg: 'git', why: 'mutation checks from a diff and cross-commit A/Bs', probe: (env) => onPath('git', env) },
   xz: { pkg: 'xz-utils', why: 'unpacks carried runtimes', probe: (env) => onPath('xz', env) },
+  // Not in TEST_NEEDS (a browser is large): .ci/run asks for it; without it the report.html test is skipped and counted.
+  chromium: { pkg: 'chromium', why: 'renders report.html in the headless-browser test', probe: (env) => onPath('chromium', env) },
   doctest: { pkg: 'doctest-dev', why: "the engine's doctest suites, run by npm test and nh-gate mutate", probe: (env) => doctestFound(env) },
+  // The suite readers' real GoogleTest and Catch2 suites (test/mutate/suites/project); CI installs them.
+  gtest: { pkg: 'libgtest-dev', why: 'the GoogleTest suite the suite readers are tested on', probe: (env) => headerFound(env, 'gtest/gtest.h') },
+  catch2: { pkg: 'catch2', why: 'the Catch2 suite the suite readers are tested on', probe: (env) => headerFound(env, 'catch2/catch.hpp') },
 };
 export const TEST_NEEDS = ['cmake', 'ninja', 'cxx', 'git', 'doctest'];
 
 function onPath(cmd, env) {
   for (const dir of (env.PATH ?? '').split(path.delimiter)) if (dir && existsSync(path.join(dir, cmd))) return true;
   return false;
+}
+
+// A header under the system include dirs (or CPATH), below the test root.
+function headerFound(env, rel) {
+  const root = env.NH_GATE_PREREQ_ROOT ?? '/';
+  const dirs = [...(env.CPATH ?? '').split(path.delimiter).filter(Boolean), path.join(root, 'usr/include'), path.join(root, 'usr/local/include')];
+  return dirs.some((d) => existsSync(path.join(d, rel)));
 }
 
 // Where CMake's find_package(doctest) / find_path(doctest/doctest.h) in native/engine would look.

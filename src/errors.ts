@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'MISSING_PREREQUISITE'
   | 'DISK_FULL'
   | 'UNWRITABLE'
+  | 'WRONG_PATH_TYPE'
   | 'INTERNAL';
 
 import type { ExitClass } from './verdict/words.js';
@@ -45,6 +46,8 @@ const CLASS_OF: Record<ErrorCode, ExitClass> = {
   // The results directory's own faults: nothing valid could be recorded (3), or a path the user must fix (2).
   DISK_FULL: 'void',
   UNWRITABLE: 'usage',
+  // A results path of the wrong type (a file where a directory goes, or the other way): the user moves it.
+  WRONG_PATH_TYPE: 'usage',
   SLURM_UNAVAILABLE: 'usage',
   SLURM_REJECTED: 'usage',
   INTERNAL: 'internal',

@@ -10,6 +10,14 @@ JOBS=${LLAMA_CPP_JOBS:-$(nproc)}
 mkdir -p "$CACHE"
 CACHE=$(cd "$CACHE" && pwd)
 
+# Runs a long step with its whole output in LOG and a line on stderr for every twentieth of ninja's [n/m]
+# steps (and the last), so a CI log shows a 35-minute build moving; on failure the log's last 40 lines.
+progress() {
+  local log=$1; shift
+  "$@" 2>&1 | tee "$log" | awk 'BEGIN { last = -1 } /^\[[0-9]+\/[0-9]+\]/ { s = $1; gsub(/[][]/, "", s); split(s, p, "/"); b = int(20 * p[1] / p[2]);
+    if (b != last || p[1] == p[2]) { print "llama-cpp.sh: build " $0; fflush(); last = b } }' >&2 || { tail -40 "$log"; return 1; }
+}
+
 # 0. numpy for the model writer and the float64 oracle (Debian 12: python3-numpy; CI runs as root)
 if ! python3 -c 'import numpy' 2>/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -42,10 +50,12 @@ git -C "$SRC" rev-parse HEAD > "$CACHE/commit.txt"
 # 3. llama-server, CPU-only
 BUILD="$CACHE/build-cpu"
 if [ ! -x "$BUILD/bin/llama-server" ]; then
-  cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  echo "llama-cpp.sh: configuring llama.cpp (log: $CACHE/configure.log)" >&2
+  progress "$CACHE/configure.log" cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DGGML_NATIVE=OFF -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
-    -DBUILD_SHARED_LIBS=OFF >"$CACHE/configure.log" 2>&1 || { tail -40 "$CACHE/configure.log"; exit 1; }
-  cmake --build "$BUILD" --target llama-server -j "$JOBS" >"$CACHE/build.log" 2>&1 || { tail -40 "$CACHE/build.log"; exit 1; }
+    -DBUILD_SHARED_LIBS=OFF || exit 1
+  echo "llama-cpp.sh: building llama-server with $JOBS job(s) (log: $CACHE/build.log)" >&2
+  progress "$CACHE/build.log" cmake --build "$BUILD" --target llama-server -j "$JOBS" || exit 1
 fi
 
 # 4. the tiny model, written deterministically and checked against its pinned sha256

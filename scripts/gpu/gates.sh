@@ -17,27 +17,11 @@ mkdir -p "$OUT"
 LOG="$OUT/gates.log"
 : > "$LOG"
 say() { echo "[gates.sh] $*" | tee -a "$LOG"; }
-unxz_to() { # unxz_to SRC DEST: xz when present, else Python's lzma (the GPU image has python3)
-  if command -v xz >/dev/null 2>&1; then xz -dc "$1" > "$2"; else python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],"wb"))' "$1" "$2"; fi
-}
 
-# 1. node, from the carried .device/node.xz
-[ -f .device/node.xz ] || { say "FATAL: .device/node.xz missing (carry .device)"; exit 2; }
-mkdir -p .gpu/bin
-unxz_to .device/node.xz .gpu/bin/node && chmod +x .gpu/bin/node
-export PATH="$ROOT/.gpu/bin:$PATH"
-say "node $(node --version) at $(command -v node); arch $ARCH; jobs $JOBS"
-
-# 2. the app: dist/, node_modules/ (runtime closure) and the NVML addon where the loader looks for it
-[ -f .carry/app/app.tar.xz ] || { say "FATAL: .carry/app/app.tar.xz missing (run scripts/gpu/pack.sh, carry .carry/app)"; exit 2; }
-unxz_to .carry/app/app.tar.xz .gpu/app.tar && tar -xf .gpu/app.tar -C "$ROOT" && rm -f .gpu/app.tar
-if [ -f addon/nh_nvml.node ]; then mkdir -p native/addon/build/Release && mv addon/nh_nvml.node native/addon/build/Release/ && rmdir addon; fi
-say "app unpacked from .carry/app (packed from $(cat .carry/app/PACKED_FROM 2>/dev/null || echo '?'))"
-
-# 3. doctest for the engine's suites: the carried header (find_path) and config (find_package)
-export CMAKE_INCLUDE_PATH="$ROOT/.carry${CMAKE_INCLUDE_PATH:+:$CMAKE_INCLUDE_PATH}"
-[ -d .carry/doctest-cmake ] && export doctest_DIR="$ROOT/.carry/doctest-cmake"
-export NH_GATE_LOCK="$ROOT/.nh-gate/gpu.lock"
+# 1–3. node, the app and doctest, from the carried folders (scripts/gpu/env.sh, shared with mutate-device.sh)
+. scripts/gpu/env.sh
+gpu_env || exit 2
+say "arch $ARCH; jobs $JOBS"
 
 nh() { # nh NAME ARGS...: one nh-gate command, its output in the log and in $OUT/NAME.txt, its exit code kept
   local name=$1; shift
@@ -66,7 +50,7 @@ fi
 if [ -d .nh-gate/runs ]; then
   tar -czf "$OUT/runs.tgz" .nh-gate/runs .nh-gate/ledger.jsonl 2>>"$LOG"
   for d in .nh-gate/runs/*; do
-    case "$d" in *a3-nh-ref-medium*) cp "$d/summary.md" "$OUT/summary-a3-medium.md" ;; *a3*) cp "$d/summary.md" "$OUT/summary-a3.md" ;; *medium-device*) cp "$d/summary.md" "$OUT/summary-ab-device-medium.md" ;; *device*) cp "$d/summary.md" "$OUT/summary-ab-device.md" ;; esac
+    case "$d" in *a3-nh-ref-medium*) cp "$d/summary.md" "$OUT/summary-a3-medium.md" ;; *a3*) cp "$d/summary.md" "$OUT/summary-a3.md" ;; *medium-device*) cp "$d/summary.md" "$OUT/summary-ab-device-medium.md" ;; *device*) cp "$d/summary.md" "$OUT/summary-ab-device.md"; cp "$d/report.html" "$OUT/report-ab-device.html" ;; esac
   done
 fi
 say "files in \$OUT: $(ls "$OUT" | tr '\n' ' ')"

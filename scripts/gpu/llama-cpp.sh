@@ -9,7 +9,7 @@
 # time during it, the same call again resumes it (the build folder is kept on a warm machine).
 # Results in $OUT: llama-cpp.log, summaries, runs-llama.tgz, exit codes.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 ROOT=$PWD
 # The device returns at most 8 files: everything is staged here and handed back as one tarball + the log.
 OUT_REAL=${OUT:-$ROOT/.gpu-out}
@@ -69,8 +69,10 @@ if [ "$brc" != 0 ]; then
   say "build did not finish (exit $brc): run the same call again to resume it"; exit 0
 fi
 nh a3 a3 --recipe llama-cpp --arch "$ARCH" --jobs "$JOBS"
-nh ab-no-cuda-graphs ab --gate gates/llama-cpp/no-cuda-graphs-ab.json --arch "$ARCH" --jobs "$JOBS"
-nh ab-flash-attn ab --gate gates/llama-cpp/flash-attn-ab.json --arch "$ARCH" --jobs "$JOBS"
+# NH_LLAMA_ABS picks the A/Bs (default both; scripts/gpu/prove.sh runs one).
+ABS=${NH_LLAMA_ABS:-no-cuda-graphs,flash-attn}
+case ",$ABS," in *,no-cuda-graphs,*) nh ab-no-cuda-graphs ab --gate gates/llama-cpp/no-cuda-graphs-ab.json --arch "$ARCH" --jobs "$JOBS" ;; esac
+case ",$ABS," in *,flash-attn,*) nh ab-flash-attn ab --gate gates/llama-cpp/flash-attn-ab.json --arch "$ARCH" --jobs "$JOBS" ;; esac
 
 if [ -d .nh-gate/runs ]; then
   tar -czf "$OUT/runs-llama.tgz" .nh-gate/runs .nh-gate/ledger.jsonl 2>>"$LOG"

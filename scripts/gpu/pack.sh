@@ -7,7 +7,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 npx tsc -p tsconfig.build.json
-[ -f native/addon/build/Release/nh_nvml.node ] || node scripts/build-addon.mjs || true
+# Always (incremental): a .node left from before a native change would be packed stale. It must load with the
+# ABI this dist expects, or the GPU host would sample with another sampler than the one under test.
+node scripts/build-addon.mjs --quiet
+node --input-type=module -e '
+const { loadAddon } = await import(process.cwd() + "/dist/sampler/load.js");
+const a = loadAddon();
+if (!a.ok) { process.stderr.write(`pack: the addon is not usable: ${a.reason}\n`); process.exit(1); }'
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 cp -a dist "$stage/dist"

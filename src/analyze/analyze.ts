@@ -3,7 +3,8 @@ import type { Baseline } from '../config/recipe.js';
 import type { GarbageLine } from '../config/load.js';
 import type { DriverReport, TokenMatchBlock } from '../profiles/types.js';
 import { judgeDoctest, type DoctestJudgement } from '../profiles/doctest.js';
-import { busyFromSamples, type BusyFigures, type UtilPoint, type WindowS } from '../quantity/busy.js';
+import { busyFromSamples, type BusyFigures, type BusyOptions, type UtilPoint, type WindowS } from '../quantity/busy.js';
+import type { Readings } from '../quantity/busySpans.js';
 import { compareToBaseline } from '../quantity/compare.js';
 import { withheld } from '../quantity/make.js';
 import { perOutputToken } from '../quantity/perToken.js';
@@ -18,7 +19,7 @@ export interface AnalyzeInput {
   report: DriverReport;
   timed: boolean; // the log carried arrival times
   window: WindowS | null; // --window, which overrides the derived one
-  samples: { points: UtilPoint[]; garbage: GarbageLine[]; nominalPeriodS?: number } | null; // --samples
+  samples: { points: UtilPoint[]; garbage: GarbageLine[]; nominalPeriodS?: number; readings?: Readings } | null; // --samples
   arch: string | null;
   baselines: Baseline[];
   // The leg re-judged from its leg log (rejudge.ts), when the log is one of nh-gate's.
@@ -89,7 +90,7 @@ export function analyze(input: AnalyzeInput): Analysis {
         });
   let busy: BusyFigures | null = null;
   if (input.samples) {
-    const opts: { nominalPeriodS?: number; windowMissing: 'load-line-absent' | 'no-arrival-times' } = { windowMissing };
+    const opts: BusyOptions = { windowMissing, readings: input.samples.readings ?? 'exact' };
     if (input.samples.nominalPeriodS !== undefined) opts.nominalPeriodS = input.samples.nominalPeriodS;
     busy = busyFromSamples(input.samples.points, decode.window, opts);
     if (input.samples.garbage.length > 0) notes.push(`samples file: ${input.samples.garbage.length} garbage line(s) skipped`);

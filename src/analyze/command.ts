@@ -12,6 +12,7 @@ import type { Baseline } from '../config/recipe.js';
 import { describeHazards } from '../profiles/hostile.js';
 import { MAX_LINE_CHARS } from '../exec/lines.js';
 import type { UtilPoint } from '../quantity/busy.js';
+import { readingsOfSource } from '../quantity/busySpans.js';
 import { analyze } from './analyze.js';
 import { analysisJson, renderAnalysisText } from './render.js';
 import { detectProfile, readDriverLog } from '../gates/leg/logRead.js';
@@ -74,7 +75,7 @@ export async function runAnalyze(opts: AnalyzeOptions, codeOf: (c: ExitClass) =>
     const file = await readSamplesFile(opts.samples);
     const points: UtilPoint[] = [];
     for (const s of file.samples) if (s.kind === 'util') points.push({ tS: s.tS, gpuPct: s.gpuPct, periodS: s.periodS });
-    samples = { points, garbage: file.garbage, ...(file.header?.nominalPeriodMs ? { nominalPeriodS: file.header.nominalPeriodMs / 1000 } : {}) };
+    samples = { points, garbage: file.garbage, readings: readingsOfSource(file.header?.source), ...(file.header?.nominalPeriodMs ? { nominalPeriodS: file.header.nominalPeriodMs / 1000 } : {}) };
   }
   const a = analyze({ report, timed, window, samples, arch: opts.arch ?? null, baselines, leg });
   a.notes.unshift(...notes);

@@ -24,6 +24,7 @@ export function rejudgeLegLog(logPath: string, report: DriverReport, header: Leg
     run, originNs: ns(t0), report, events, golden, deviceClaim: header.deviceClaim,
     busy: trailer.foreignPids.length > 0 ? { util: [], nominalPeriodS: null, backend: null, note: null, foreignPids: trailer.foreignPids, contentionChecked: true } : null,
     silicon: null,
+    ...(header.requireWitness ? { requireWitness: header.requireWitness } : {}),
     files: { log: logPath, events: header.events, samples: null },
   });
 }

@@ -1,4 +1,5 @@
 import { formatReason } from '../verdict/reasons.js';
+import { witnessedWord } from '../verdict/witness.js';
 import type { GarbageLine } from '../config/load.js';
 import type { DriverReport, KvFields } from '../profiles/types.js';
 import { quantityJson, renderQuantity } from '../quantity/render.js';
@@ -62,7 +63,7 @@ export function renderAnalysisText(a: Analysis, r: DriverReport, ctx: AnalyzeCon
   });
   if (a.leg) {
     const t = a.leg.tokens;
-    out.push(`leg (re-judged by the harness against its golden): ${a.leg.verdict}${t ? ` — ${t.matched}/${t.compared} tokens over ${t.prompts.length} prompt(s), from ${t.source}` : ''}`);
+    out.push(`leg (re-judged by the harness against its golden): ${witnessedWord(a.leg.verdict, a.leg.witness)}${t ? ` — ${t.matched}/${t.compared} tokens over ${t.prompts.length} prompt(s), from ${t.source}` : ''}`);
     for (const v of a.leg.voidReasons) out.push(`  void: ${formatReason(v)}`);
     if (a.leg.crossCheck && !a.leg.crossCheck.agree) out.push(`  ! engine/harness: ${a.leg.crossCheck.explanation}`);
   }

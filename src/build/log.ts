@@ -47,16 +47,25 @@ export function firstCompileError(lines: readonly string[]): string | null {
   return hit === undefined ? null : hit.trim().slice(0, 400);
 }
 
-// A TTY progress writer: one rewritten status line, nothing at all when stderr is not a terminal.
+// Build progress on stderr. On a terminal: one status line rewritten in place. Elsewhere (a CI log, a pipe):
+// a plain line each time ninja passes another twentieth of its steps and at its last, naming the step, so a
+// 35-minute build shows it is alive without copying its whole log (that is kept in the run's build.log).
 export function progressWriter(isTty: boolean, write: (s: string) => void): { line(l: string): void; end(): void } {
   let shown = false;
+  let lastTwentieth = -1;
   return {
     line(l: string) {
-      if (!isTty) return;
       const p = ninjaProgress(l);
       if (!p) return;
-      write(`\r[nh-gate build] ${p.done}/${p.total}`);
-      shown = true;
+      if (isTty) {
+        write(`\r[nh-gate build] ${p.done}/${p.total}`);
+        shown = true;
+        return;
+      }
+      const twentieth = Math.floor((20 * p.done) / Math.max(1, p.total));
+      if (twentieth === lastTwentieth && p.done !== p.total) return;
+      lastTwentieth = twentieth;
+      write(`[nh-gate build] ${p.done}/${p.total} ${l.replace(/^\[\d+\/\d+\]\s*/, '').slice(0, 160)}\n`);
     },
     end() {
       if (isTty && shown) write('\n');

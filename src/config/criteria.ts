@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pct, points } from './bounds.js';
 
 // Several pre-registered criteria in one ab gate (issue #11), each on its own metric, scale and claim
 // (superiority, non-inferiority, equivalence: issue 20), and the rule that combines them. `ratio`: one
@@ -48,18 +49,18 @@ const Equivalence = {
 // `ratio`: the claimed arm ÷ the other; bounds in percent. `points`: claimed − other, in percentage points.
 const RatioCriterion = z.discriminatedUnion('claim', [
   // The smallest relative change that counts: on ÷ off ≤ 1 − N/100 (on-lower) or ≥ 1 + N/100 (on-higher).
-  z.strictObject({ ...Superiority, form: z.literal('ratio'), atLeastPct: z.number().positive() }),
+  z.strictObject({ ...Superiority, form: z.literal('ratio'), atLeastPct: pct() }),
   // The largest loss allowed: arm ÷ other ≤ 1 + N/100 (worse higher) or ≥ 1 − N/100 (worse lower).
-  z.strictObject({ ...NonInferiority, form: z.literal('ratio'), atMostPct: z.number().positive() }),
+  z.strictObject({ ...NonInferiority, form: z.literal('ratio'), atMostPct: pct() }),
   // 1 − N/100 ≤ arm ÷ other ≤ 1 + N/100.
   z.strictObject({ ...Equivalence, form: z.literal('ratio'), withinPct: z.number().positive().lt(100, 'a ratio within ±100% or more bounds nothing below') }),
 ]);
 
 const PointsCriterion = z.discriminatedUnion('claim', [
   // The smallest change that counts, in percentage points: on − off ≥ N (on-higher) or ≤ −N (on-lower).
-  z.strictObject({ ...Superiority, form: z.literal('points'), atLeastPoints: z.number().positive() }),
-  z.strictObject({ ...NonInferiority, form: z.literal('points'), atMostPoints: z.number().positive() }),
-  z.strictObject({ ...Equivalence, form: z.literal('points'), withinPoints: z.number().positive() }),
+  z.strictObject({ ...Superiority, form: z.literal('points'), atLeastPoints: points() }),
+  z.strictObject({ ...NonInferiority, form: z.literal('points'), atMostPoints: points() }),
+  z.strictObject({ ...Equivalence, form: z.literal('points'), withinPoints: points() }),
 ]);
 
 export const CriterionSchema = z.discriminatedUnion('form', [RatioCriterion, PointsCriterion]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { legs, pct, repeats } from './bounds.js';
 import { CRITERION_METRICS, CriteriaSchema, METRIC_NAMES, type Criteria } from './criteria.js';
 
 // A hypothesis written BEFORE the measurement; the verdict is computed against it.
@@ -8,26 +9,26 @@ export const HypothesisSchema = z.strictObject({
   // The arm expected to be better; the ratio is reported as treatment/control.
   expect: z.enum(['on-faster', 'off-faster', 'on-busier', 'off-busier']),
   // "refuted if per-token time moves less than N%": the minimum effect, in percent.
-  refutedIfLessThanPct: z.number().positive(),
+  refutedIfLessThanPct: pct(),
   refutationFails: z.boolean().default(true).describe('whether REFUTED exits 1'),
 });
 
 // One metric's registered noise scale, in its criterion's own units: the log ratio for a ratio criterion,
 // percentage points for a points one.
 export const MetricScaleSchema = z.strictObject({
-  sigma: z.number().positive().describe("sub-Gaussian scale of one block's observation, in the criterion's units (log ratio or points; measure it with ab --aa)"),
-  tau: z.number().positive().optional().describe("mixing sd over effects, in the criterion's units (default: the criterion's distance from no effect)"),
+  sigma: z.number().positive().max(100).describe("sub-Gaussian scale of one block's observation, in the criterion's units (log ratio or points; measure it with ab --aa)"),
+  tau: z.number().positive().max(100).optional().describe("mixing sd over effects, in the criterion's units (default: the criterion's distance from no effect)"),
 });
 
 // Sequential A/B (issue 12, docs/statistics.md): an anytime-valid test after every ABBA block of 4 legs.
 export const SequentialSchema = z.strictObject({
   always: z.boolean().default(false).describe('run sequentially even without --sequential'),
   alpha: z.number().gt(0).lt(0.5).default(0.05).describe('the chance of any wrong verdict, over every look'),
-  sigmaLogRatio: z.number().positive().optional().describe('registered sub-Gaussian scale of one block log ratio, for every ratio criterion without its own scale (measure it with ab --aa)'),
-  tauLogRatio: z.number().positive().optional().describe('mixing sd over effects, log units (default: the criterion distance |log bound|)'),
+  sigmaLogRatio: z.number().positive().max(10).optional().describe('registered sub-Gaussian scale of one block log ratio, for every ratio criterion without its own scale (measure it with ab --aa)'),
+  tauLogRatio: z.number().positive().max(10).optional().describe('mixing sd over effects, log units (default: the criterion distance |log bound|)'),
   scales: z.partialRecord(z.enum(METRIC_NAMES), MetricScaleSchema).optional().describe('a scale per metric (points for a busy criterion, log ratio for a time); a ratio criterion without one uses sigmaLogRatio'),
-  maxLegs: z.number().int().min(4, 'the leg budget is smaller than one ABBA block (4 legs): give at least 4').describe('leg budget; whole ABBA blocks of 4 legs; UNRESOLVED when spent'),
-  requireCalibrationDays: z.number().positive().optional().describe('refuse unless an ab --aa calibration on this silicon is younger than this'),
+  maxLegs: legs(4, 'the leg budget is smaller than one ABBA block (4 legs): give at least 4').describe('leg budget; whole ABBA blocks of 4 legs; UNRESOLVED when spent'),
+  requireCalibrationDays: z.number().positive().max(3650).optional().describe('refuse unless an ab --aa calibration on this silicon is younger than this'),
 });
 
 export const GateSchema = z.strictObject({
@@ -43,20 +44,21 @@ export const GateSchema = z.strictObject({
   hypothesis: HypothesisSchema.optional(),
   // Several pre-registered criteria with a combine rule (src/config/criteria.ts); not together with hypothesis.
   criteria: CriteriaSchema.optional(),
-  repeats: z.number().int().positive().default(4),
+  repeats: repeats().default(4),
   order: z.enum(['abba', 'random']).default('abba'),
   // Flag value per arm of an A/B; default A=off (control), B=on (treatment). Equal values make a null A/B.
   // Arm values: on, off, default or one of the flag's declared values.
   arms: z.strictObject({ A: z.string().min(1), B: z.string().min(1) }).optional(),
   env: z.record(z.string(), z.string()).default({}).describe('environment held constant across every leg'),
   sequential: SequentialSchema.optional(),
-  warmupLegs: z.number().int().nonnegative().optional().describe('legs run first and discarded (never judged)'),
+  warmupLegs: legs(0).optional().describe('legs run first and discarded (never judged)'),
   table: z.string().optional().describe('mutation table, for kind mutate'),
   voidIfCpuContended: z.boolean().optional().describe('a CPU leg whose host was busy with other processes (more than half its CPU) is VOID (CPU_CONTENDED), not only flagged'),
   voidIfThrottled: z.boolean().optional().describe('a leg whose SM clock was held down (power, thermal, hardware slowdown) in its window is VOID (THROTTLED)'),
+  witness: z.literal('harness').optional().describe('a pass must rest on ids the harness read (events or ids lines); a pass from the engine\'s counters alone is VOID (NOT_WITNESSED)'),
   // "only": the gate reports figures and judges nothing; any other A/B must pre-register what it claims.
   report: z.enum(['judge', 'only']).default('judge'),
-  seed: z.number().int().optional().describe('seed of the random order and of the bootstrap (default 1); --seed otherwise is a deviation'),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).optional().describe('seed of the random order and of the bootstrap (default 1); --seed otherwise is a deviation'),
   locked: z.boolean().default(false).describe('refuse any command-line option that departs from this design (repeats, order, seed, arms, budget, warm-up) with exit 2'),
 }).superRefine((g, ctx) => {
   const registered = g.hypothesis !== undefined || g.criteria !== undefined;

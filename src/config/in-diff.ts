@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { count } from './bounds.js';
 import { NhGateError } from '../errors.js';
 import { parseConfigText } from './load.js';
 
@@ -11,6 +12,7 @@ export const InDiffRouteSchema = z.strictObject({
   files: z.string().min(1).describe("glob relative to the repository root: '*' within a path segment, '**' across segments"),
   suite: z.string().min(1).describe('name of a suite in the recipe'),
   filter: z.string().min(1).optional().describe('doctest test-case filter naming the cases expected to kill it'),
+  device: z.boolean().default(false).describe("device code: its generated rows are device rows (judged on a GPU arch only; see the table's 'device')"),
   why: z.string().optional(),
 });
 
@@ -19,8 +21,8 @@ export const InDiffConfigSchema = z.strictObject({
   schemaVersion: z.literal(1),
   recipe: z.string().min(1),
   description: z.string().optional(),
-  perLineCap: z.number().int().min(1).max(50).default(4).describe('most mutants generated per changed line'),
-  perChangeCap: z.number().int().min(1).max(5000).default(40).describe('most mutants generated per change (the whole diff)'),
+  perLineCap: count(1, 50).default(4).describe('most mutants generated per changed line'),
+  perChangeCap: count(1, 5000).default(40).describe('most mutants generated per change (the whole diff)'),
   extensions: z.array(z.string().regex(/^\.[A-Za-z0-9]+$/)).min(1).default(DEFAULT_SOURCE_EXTENSIONS),
   routes: z.array(InDiffRouteSchema).default([]).describe('first match wins; a file no route matches is judged by every suite of the recipe'),
 });

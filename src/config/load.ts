@@ -4,38 +4,47 @@ import { readJsonlFile, type GarbageLine } from '../io/jsonl.js';
 import { join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { NhGateError } from '../errors.js';
-import { knownKeysAt, nearestKey } from './nearest.js';
+import { didYouMean, knownKeysAt } from './nearest.js';
+import { formatProblem, lineColumn, readJson, spotOfPath, type Spot } from './json.js';
 import { RecipeSchema, type Recipe } from './recipe.js';
 import { GateSchema, type Gate } from './gate.js';
 import { GoldenSchema, type Golden } from './golden.js';
 import { SampleLineSchema, SamplesHeaderSchema, type SampleLine } from './samples.js';
 
 // zod issues as `file: path.to.field: message`, one per line: the user's fix starts at the field. An
-// unknown key names the known key nearest to it (the schema is passed for that).
-export function formatZodIssues(file: string, error: z.ZodError, schema?: z.ZodType): string[] {
+// unknown key names the known key nearest to it (the schema is passed for that); with the text's tree, each
+// issue ends with the field's line and column.
+export function formatZodIssues(file: string, error: z.ZodError, schema?: z.ZodType, spotOf?: (path: readonly PropertyKey[]) => Spot): string[] {
   const at = (path: readonly PropertyKey[]): string => (path.length ? path.map(String).join('.') : '(root)');
+  const where = (path: readonly PropertyKey[]): string => (spotOf ? ` (${lineColumn(spotOf(path))})` : '');
   return error.issues.flatMap((i) => {
-    if (i.code !== 'unrecognized_keys') return [`${file}: ${at(i.path)}: ${i.message}`];
+    if (i.code !== 'unrecognized_keys') return [`${file}: ${at(i.path)}: ${i.message}${where(i.path)}`];
     const known = schema ? knownKeysAt(schema, i.path) : [];
-    return i.keys.map((k) => {
-      const near = nearestKey(k, known);
-      return `${file}: ${at([...i.path, k])}: unknown key${near ? ` — did you mean '${near}'?` : ''}${known.length ? ` (known here: ${known.join(', ')})` : ''}`;
-    });
+    return i.keys.map((k) => `${file}: ${at([...i.path, k])}: unknown key${didYouMean(k, known)}${known.length ? ` (known here: ${known.join(', ')})` : ''}${where([...i.path, k])}`);
   });
+}
+
+// One config's text judged: its data, or every issue (each `file: field: message (line, column)`) and the fix.
+export type ConfigCheck<T> = { ok: true; data: T } | { ok: false; issues: string[]; fix: string | null };
+
+// The one reader of config text (recipes, gates, goldens, profiles, tables, Slurm configs; validate and the
+// run alike): JSON with positions and duplicate keys (json.ts), then the schema.
+export function checkConfig<S extends z.ZodType>(text: string, file: string, schema: S): ConfigCheck<z.infer<S>> {
+  const read = readJson(text);
+  if (!read.ok) return { ok: false, issues: [formatProblem(file, read.problem, false)], fix: read.problem.fix };
+  const issues = read.problems.map((p) => formatProblem(file, p));
+  const parsed = schema.safeParse(read.value);
+  if (!parsed.success) issues.push(...formatZodIssues(file, parsed.error, schema, (path) => spotOfPath(text, read.tree, path)));
+  if (issues.length > 0) return { ok: false, issues, fix: null };
+  return { ok: true, data: parsed.data as z.infer<S> };
 }
 
 // A config's JSON text, parsed and validated: a syntax error or a bad field is a BAD_CONFIG naming the file,
 // the field and the fix. (Tables read as text by their own loaders: mutation tables, in-diff configs.)
 export function parseConfigText<S extends z.ZodTypeAny>(text: string, file: string, schema: S, what: string, schemaFile: string): z.infer<S> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new NhGateError('BAD_CONFIG', `${file}: not valid JSON (${(err as Error).message})`, `fix the JSON syntax of the ${what}`);
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new NhGateError('BAD_CONFIG', `${what} is invalid:\n${formatZodIssues(file, parsed.error, schema).join('\n')}`, `fix the named fields (see ${schemaFile} for the schema)`);
-  return parsed.data;
+  const r = checkConfig(text, file, schema);
+  if (!r.ok) throw new NhGateError('BAD_CONFIG', `${what} is invalid:\n${r.issues.join('\n')}`, r.fix ?? `fix the named fields (see ${schemaFile} for the schema)`);
+  return r.data;
 }
 
 function readText(file: string, what: string): string {
@@ -43,21 +52,15 @@ function readText(file: string, what: string): string {
     return readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    throw new NhGateError('UNREADABLE_FILE', `${file}: cannot read ${what} (${code})`, 'check the path and permissions');
+    throw new NhGateError('UNREADABLE_FILE', `${file}: cannot read ${what} (${code})`, code === 'EISDIR' ? `${file} is a directory: pass the ${what} file` : 'check the path and permissions');
   }
 }
 
 // Parses JSON and validates it; every failure is a BAD_CONFIG naming the file and field, never a stack trace.
 export function parseJsonFile<S extends z.ZodTypeAny>(file: string, schema: S, what: string): { data: z.infer<S>; text: string } {
   const text = readText(file, what);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new NhGateError('BAD_CONFIG', `${file}: (root): not valid JSON (${(err as Error).message})`, 'fix the JSON syntax');
-  }
-  const r = schema.safeParse(json);
-  if (!r.success) throw new NhGateError('BAD_CONFIG', formatZodIssues(file, r.error, schema).join('\n'), `fix the fields named above (schema: schemas/${what}.json)`);
+  const r = checkConfig(text, file, schema);
+  if (!r.ok) throw new NhGateError('BAD_CONFIG', r.issues.join('\n'), r.fix ?? `fix the fields named above (schema: schemas/${what}.json)`);
   return { data: r.data, text };
 }
 
@@ -80,7 +83,7 @@ export function loadRecipe(nameOrPath: string, root: string = process.cwd()): { 
   else {
     const known = jsonNames(join(root, 'recipes'));
     if (!known.includes(nameOrPath)) {
-      throw new NhGateError('UNKNOWN_RECIPE', `no recipe named '${nameOrPath}' in ${join(root, 'recipes')}; known: ${known.join(', ') || '(none)'}`, 'pass --recipe with one of those, or a path to a recipe JSON file');
+      throw new NhGateError('UNKNOWN_RECIPE', `no recipe named '${nameOrPath}' in ${join(root, 'recipes')}${didYouMean(nameOrPath, known)}; known: ${known.join(', ') || '(none)'}`, 'pass --recipe with one of those, or a path to a recipe JSON file');
     }
     file = join(root, 'recipes', `${nameOrPath}.json`);
   }
@@ -113,7 +116,7 @@ export function loadGolden(nameOrPath: string, root: string = process.cwd()): { 
       known = [];
     }
     if (!known.includes(nameOrPath)) {
-      throw new NhGateError('UNKNOWN_GOLDEN', `no golden named '${nameOrPath}' in ${dir}; known: ${known.join(', ') || '(none)'}`, 'pass a known golden name or a path to golden.json');
+      throw new NhGateError('UNKNOWN_GOLDEN', `no golden named '${nameOrPath}' in ${dir}${didYouMean(nameOrPath, known)}; known: ${known.join(', ') || '(none)'}`, 'pass a known golden name or a path to golden.json');
     }
     file = join(dir, nameOrPath, 'golden.json');
   }

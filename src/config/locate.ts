@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { NhGateError } from '../errors.js';
+import { didYouMean } from './nearest.js';
 
 // The one path rule (docs/engines.md): a relative path resolves against the file that names it (a gate's
 // recipe and golden against the gate; a recipe's own paths against its root, config/recipeRoot.ts); a
@@ -29,6 +30,26 @@ export function candidates(kind: 'recipes' | 'goldens', name: string, p: LookupP
   return [...new Set(dirs.map((d) => resolve(file(d))))];
 }
 
+// The names a reference could have used: the recipes (NAME.json) and goldens (NAME/golden.json) in the
+// folders looked in, for the nearest-name hint.
+export function knownNames(kind: 'recipes' | 'goldens', tried: readonly string[]): string[] {
+  const names = new Set<string>();
+  // Only folders named for the kind: a gate's own folder (looked in for a recipe beside it) holds gates too.
+  for (const dir of new Set(tried.map((t) => dirname(kind === 'recipes' ? t : dirname(t))).filter((d) => basename(d) === kind))) {
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (kind === 'recipes' && e.endsWith('.json')) names.add(e.slice(0, -5));
+      if (kind === 'goldens' && existsSync(join(dir, e, 'golden.json'))) names.add(e);
+    }
+  }
+  return [...names].sort();
+}
+
 // Where a recipe or golden reference points, by the one rule; a name found nowhere lists where it looked.
 export function locate(kind: 'recipes' | 'goldens', ref: string, p: LookupPlaces): string {
   if (looksLikePath(ref)) return isAbsolute(ref) ? ref : resolve(p.namedIn ?? p.roots[p.roots.length - 1] ?? '.', ref);
@@ -36,5 +57,6 @@ export function locate(kind: 'recipes' | 'goldens', ref: string, p: LookupPlaces
   const hit = tried.find((f) => existsSync(f));
   if (hit) return hit;
   const what = kind === 'recipes' ? 'recipe' : 'golden';
-  throw new NhGateError(kind === 'recipes' ? 'UNKNOWN_RECIPE' : 'UNKNOWN_GOLDEN', `no ${what} named '${ref}'${p.namedIn ? ` (named in ${p.namedIn})` : ''}; looked in: ${tried.map((t) => dirname(kind === 'recipes' ? t : dirname(t))).join(', ')}`, `put ${kind === 'recipes' ? `${ref}.json` : `${ref}/golden.json`} in one of those folders, or pass a path`);
+  const hint = didYouMean(ref, knownNames(kind, tried));
+  throw new NhGateError(kind === 'recipes' ? 'UNKNOWN_RECIPE' : 'UNKNOWN_GOLDEN', `no ${what} named '${ref}'${p.namedIn ? ` (named in ${p.namedIn})` : ''}${hint}; looked in: ${tried.map((t) => dirname(kind === 'recipes' ? t : dirname(t))).join(', ')}`, `put ${kind === 'recipes' ? `${ref}.json` : `${ref}/golden.json`} in one of those folders, or pass a path`);
 }

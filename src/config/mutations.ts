@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { seconds } from './bounds.js';
 import { NhGateError } from '../errors.js';
 import { parseConfigText } from './load.js';
 
@@ -19,6 +20,7 @@ export const MutationSchema = z.strictObject({
   expect: z.enum(EXPECTATIONS),
   mustFailCase: z.string().min(1).optional().describe('the test case that must be among the failing ones'),
   selfTest: z.boolean().default(false).describe('the armed self-test: run first, must be CAUGHT'),
+  device: z.boolean().default(false).describe('a defect in device code that only the GPU cases can see: judged on a GPU arch only (on arch cpu it is VOID NO_GPU_ARCH, left out of the score), and a GREEN run whose GPU cases took their skip path is VOID GPU_SKIPPED, never SURVIVED'),
 });
 
 // A mutation table file (gates/<recipe>/mutations.json).
@@ -27,8 +29,8 @@ export const MutationTableSchema = z
     schemaVersion: z.literal(1),
     recipe: z.string().min(1).describe('recipe name or path the mutants build with'),
     description: z.string().optional(),
-    timeoutFactor: z.number().positive().default(5).describe('suite time-out = max(floor, factor x baseline duration)'),
-    timeoutFloorS: z.number().positive().default(10),
+    timeoutFactor: z.number().positive().max(1000).default(5).describe('suite time-out = max(floor, factor x baseline duration)'),
+    timeoutFloorS: seconds().default(10),
     mutants: z.array(MutationSchema).min(1),
   })
   .superRefine((t, ctx) => {
@@ -38,6 +40,7 @@ export const MutationTableSchema = z
       seen.add(m.id);
       if (m.anchor === m.replacement) ctx.addIssue({ code: 'custom', path: ['mutants', i, 'replacement'], message: 'equals the anchor: this mutant changes nothing' });
       if (m.selfTest && m.expect !== 'caught') ctx.addIssue({ code: 'custom', path: ['mutants', i, 'expect'], message: "a selfTest row must expect 'caught'" });
+      if (m.selfTest && m.device) ctx.addIssue({ code: 'custom', path: ['mutants', i, 'device'], message: 'a selfTest row must run on every arch: arm the suite with a host defect' });
     });
     for (const suite of new Set(t.mutants.map((m) => m.suite))) {
       if (!t.mutants.some((m) => m.selfTest && m.suite === suite)) {

@@ -15,15 +15,24 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-// The known key closest to an unknown one, when it is close enough to be a typo (or a case slip).
+// The known key (or name) closest to an unknown one, when it is close enough to be a typo (or a case slip).
 export function nearestKey(unknown: string, known: readonly string[]): string | null {
   let best: string | null = null;
   let bestD = Infinity;
   for (const k of known) {
-    const d = k.toLowerCase() === unknown.toLowerCase() ? 0 : editDistance(unknown, k);
+    // Case is no distance: `--flag mamba_decode_stp` is one letter from MAMBA_DECODE_STEP.
+    const d = editDistance(unknown.toLowerCase(), k.toLowerCase());
     if (d < bestD) { best = k; bestD = d; }
   }
-  return best !== null && bestD <= Math.max(2, Math.floor(unknown.length / 3)) ? best : null;
+  // Never a name that shares nothing with the unknown one ('3' is not a typo of '1').
+  return best !== null && bestD <= Math.max(2, Math.floor(unknown.length / 3)) && bestD < unknown.length ? best : null;
+}
+
+// The hint an unknown name gets, for config keys and for names (recipes, profiles, goldens, flags, flag
+// values) alike: " — did you mean 'x'?", or nothing when no known name is near.
+export function didYouMean(unknown: string, known: readonly string[]): string {
+  const near = nearestKey(unknown, known);
+  return near === null ? '' : ` — did you mean '${near}'?`;
 }
 
 type AnySchema = z.ZodType & { def?: Record<string, unknown>; shape?: Record<string, unknown> };

@@ -1,17 +1,18 @@
 import { z } from 'zod';
+import { count, MAX_NEW_TOKENS, nats, tokenId } from './bounds.js';
 
 // The oracle protocol's messages (docs/engines.md): prompt ids in, per-prompt ids and top-2 margins out.
 // Schemas only, validated at the boundary; the protocol's logic is src/oracle/protocol.ts.
 
 export const PromptIdsSchema = z.array(z.union([
-  z.array(z.number().int().nonnegative()).min(1),
-  z.object({ id: z.number().int().nonnegative().optional(), text: z.string().optional(), promptTokens: z.array(z.number().int().nonnegative()).min(1) }).strict(),
+  z.array(tokenId()).min(1),
+  z.object({ id: tokenId().optional(), text: z.string().optional(), promptTokens: z.array(tokenId()).min(1) }).strict(),
 ])).min(1);
 
 export const OracleRequestSchema = z.object({
   schemaVersion: z.literal(1),
-  prompts: z.array(z.object({ id: z.number().int().nonnegative(), promptTokens: z.array(z.number().int().nonnegative()).min(1) }).strict()).min(1),
-  sampling: z.object({ kind: z.literal('greedy'), maxNewTokens: z.number().int().positive() }).strict(),
+  prompts: z.array(z.object({ id: tokenId(), promptTokens: z.array(tokenId()).min(1) }).strict()).min(1),
+  sampling: z.object({ kind: z.literal('greedy'), maxNewTokens: count(1, MAX_NEW_TOKENS) }).strict(),
 }).strict();
 export type OracleRequest = z.infer<typeof OracleRequestSchema>;
 
@@ -22,10 +23,10 @@ export const OracleAnswerSchema = z.object({
   engineConfigRecorded: z.enum(['yes', 'no', 'unknown']),
   engineConfig: z.record(z.string(), z.unknown()).optional(),
   prompts: z.array(z.object({
-    id: z.number().int().nonnegative(),
-    tokens: z.array(z.number().int().nonnegative()),
-    top2MarginNats: z.array(z.number().nonnegative()).nullable().optional(),
-    runnerUp: z.array(z.number().int().nonnegative()).optional(),
+    id: tokenId(),
+    tokens: z.array(tokenId()),
+    top2MarginNats: z.array(nats()).nullable().optional(),
+    runnerUp: z.array(tokenId()).optional(),
   }).strict()),
 }).strict();
 export type OracleAnswer = z.infer<typeof OracleAnswerSchema>;

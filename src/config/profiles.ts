@@ -5,7 +5,8 @@ import { BUILTIN_PROFILES } from '../profiles/builtin.js';
 import { ProfileSchema } from './profile.js';
 import { compileProfile } from '../profiles/compile.js';
 import type { Profile } from '../profiles/types.js';
-import { formatZodIssues } from './load.js';
+import { checkConfig } from './load.js';
+import { didYouMean } from './nearest.js';
 
 // Names users can pass to --profile.
 export function listProfiles(): string[] {
@@ -16,7 +17,7 @@ export function listProfiles(): string[] {
 export function getProfile(name: string): Profile {
   const p = BUILTIN_PROFILES.find((x) => x.name === name);
   if (!p) {
-    throw new NhGateError('UNKNOWN_PROFILE', `no output profile named '${name}'; known: ${listProfiles().join(', ')}`, 'pass --profile with one of those, or a path to a profile JSON file');
+    throw new NhGateError('UNKNOWN_PROFILE', `no output profile named '${name}'${didYouMean(name, listProfiles())}; known: ${listProfiles().join(', ')}`, 'pass --profile with one of those, or a path to a profile JSON file');
   }
   return p;
 }
@@ -35,14 +36,8 @@ export function resolveProfile(nameOrPath: string, root = process.cwd()): Profil
   } catch (err) {
     throw new NhGateError('UNREADABLE_FILE', `${file}: cannot read profile (${(err as NodeJS.ErrnoException).code ?? 'error'})`, `check the path, or use a built-in profile: ${listProfiles().join(', ')}`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new NhGateError('BAD_CONFIG', `${file}: not JSON (${(err as Error).message})`, 'fix the JSON syntax');
-  }
-  const parsed = ProfileSchema.safeParse(json);
-  if (!parsed.success) throw new NhGateError('BAD_CONFIG', formatZodIssues(file, parsed.error, ProfileSchema).join('\n'), 'fix the fields named above');
+  const parsed = checkConfig(text, file, ProfileSchema);
+  if (!parsed.ok) throw new NhGateError('BAD_CONFIG', parsed.issues.join('\n'), parsed.fix ?? 'fix the fields named above');
   const profile: Profile = { name: parsed.data.name, prefix: parsed.data.prefix, patterns: parsed.data.patterns };
   if (parsed.data.description !== undefined) profile.description = parsed.data.description;
   try {

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { count, MAX_INT32, seconds } from './bounds.js';
 import { regexError } from './regex.js';
+import { NhGateError } from '../errors.js';
+import { didYouMean } from './nearest.js';
 
 // argv arrays only (never a shell string); elements may hold {placeholders}: {root} {cwd} {sourceDir} {buildDir} {arch} {jobs} {checkpoint} {golden} {events} {runDir}.
 const Argv = z.array(z.string().min(1)).min(1);
@@ -30,19 +33,39 @@ export const ProbeSchema = z.strictObject({
   when: z.enum(['always', 'gpu']).default('always'),
 });
 
+// The test frameworks whose output nh-gate reads per case (src/mutate/suite/).
+export const SUITE_FORMATS = ['doctest', 'gtest', 'catch2', 'ctest'] as const;
+export type SuiteFormat = (typeof SUITE_FORMATS)[number];
+
 export const SuiteSchema = z.strictObject({
   name: z.string(),
   argv: Argv,
-  filterArgv: z.array(z.string()).optional().describe('argv appended for a case filter; {filter} is replaced'),
-  kind: z.literal('doctest').default('doctest'),
+  filterArgv: z.array(z.string()).optional().describe("argv appended for a case filter; {filter} is replaced (default per kind: doctest --test-case={filter}, gtest --gtest_filter={filter}, catch2 {filter}, ctest -R {filter})"),
+  kind: z.enum(SUITE_FORMATS).optional().describe('the suite format: doctest, gtest, catch2 or ctest; absent: detected from its output where only one format matches'),
+  reportArgv: z.array(z.string()).optional().describe('argv appended so the suite writes a structured report to {report} (JUnit XML, GoogleTest JSON, Catch2 or doctest XML); absent: its console output is read'),
+  targets: z.array(z.string().min(1)).min(1).optional().describe('the CMake targets that build this suite: a mutant builds only these (cmake --build {buildDir} --target ...); absent: the recipe build'),
+  binaries: z.array(z.string().min(1)).min(1).optional().describe('the files whose sha256 proves a mutant reached the suite (default: argv[0]); a ctest suite names its test executables'),
+  skipMessage: z.string().min(1).optional().describe("regex over a case's printed messages that means the case took its skip path (e.g. a GPU case on a box without one): the case is read as skipped").superRefine((v, ctx) => {
+    const err = v === undefined ? null : regexError(v);
+    if (err) ctx.addIssue({ code: 'custom', message: `does not compile: ${err}` });
+  }),
   gpuCases: z.array(z.string()).default([]).describe('case names that take a skip path without a GPU'),
-  cpuOnlyAssertions: z.number().int().nonnegative().optional().describe('assertion count when the GPU cases skip: equal on a GPU run means GPU_SKIPPED'),
+  cpuOnlyAssertions: count(0, MAX_INT32).optional().describe('assertion count when the GPU cases skip: equal on a GPU run means GPU_SKIPPED'),
+});
+
+// A sanitizer build of the recipe's suites (ASan + UBSan): survivors of the relational, bounds and index
+// operators are re-run there, and a survivor the sanitizer catches is reported apart from CAUGHT.
+export const SanitizerSchema = z.strictObject({
+  buildDir: z.string().min(1).describe('its own build dir (may use {arch}), never the recipe buildDir'),
+  configureArgv: z.array(z.string()).min(1).describe('configure argv appended for the sanitizer build, e.g. -DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -fno-sanitize-recover=all'),
+  env: z.record(z.string(), z.string()).default({}).describe('environment of the sanitized suite runs, e.g. ASAN_OPTIONS'),
+  archs: z.array(z.string().min(1)).min(1).default(['cpu']).describe('the archs whose mutate runs re-judge survivors here (host sanitizers: cpu by default)'),
 });
 
 export const BaselineSchema = z.strictObject({
   name: z.string(),
   quantity: z.enum(['perOutputToken', 'busyFraction']),
-  value: z.number().finite(),
+  value: z.number().nonnegative().max(1e9),
   unit: z.string(),
   arch: z.string().describe('the silicon the baseline was taken on, e.g. 121a'),
   source: z.string(),
@@ -92,10 +115,11 @@ export const RecipeSchema = z.strictObject({
     // `golden capture --recipe R` then uses the engine as its own oracle and labels the golden a regression golden.
     oracleArgv: z.array(z.string()).optional(),
     env: z.record(z.string(), z.string()).default({}),
-    timeoutS: z.number().positive().default(600),
+    timeoutS: seconds().default(600),
   }),
   flags: z.record(z.string(), FlagSchema).default({}),
   suites: z.array(SuiteSchema).default([]),
+  sanitizer: SanitizerSchema.optional().describe('a sanitizer build of the suites (mutate re-judges relational/bounds/index survivors there)'),
   baselines: z.array(BaselineSchema).default([]),
   // SPEC §7: a3 compares its per-token figure with the newest earlier a3 of this recipe on the same silicon
   // key, found in the ledger (not a constant someone typed); absent → no such comparison.
@@ -107,3 +131,14 @@ export const RecipeSchema = z.strictObject({
 export type Recipe = z.infer<typeof RecipeSchema>;
 export type RecipeFlag = z.infer<typeof FlagSchema>;
 export type Baseline = z.infer<typeof BaselineSchema>;
+export type RecipeSuite = z.infer<typeof SuiteSchema>;
+export type RecipeSanitizer = z.infer<typeof SanitizerSchema>;
+
+// A recipe's flag by its short name; an unknown name is UNKNOWN_FLAG naming the nearest declared flag
+// (`--flag threads` → THREADS) and listing them all. `where` names the recipe file when known.
+export function declaredFlag(recipe: Recipe, name: string, where?: string): RecipeFlag {
+  const f = recipe.flags[name];
+  if (f) return f;
+  const known = Object.keys(recipe.flags);
+  throw new NhGateError('UNKNOWN_FLAG', `flag '${name}' is not declared by recipe '${recipe.name}'${where ? ` (${where})` : ''}${didYouMean(name, known)}`, known.length ? `use one of: ${known.join(', ')}` : 'this recipe declares no flags');
+}

@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
 import type { z } from 'zod';
 import { RecipeSchema } from './recipe.js';
 import { GateSchema } from './gate.js';
@@ -9,20 +9,20 @@ import { parseJsonl } from '../io/jsonl.js';
 import { MutationTableSchema } from './mutations.js';
 import { InDiffConfigSchema } from './in-diff.js';
 import { ProfileSchema } from './profile.js';
-import { formatZodIssues } from './load.js';
-import { sha256 } from '../io/hash.js';
+import { checkConfig } from './load.js';
+import { formatProblem, readJson } from './json.js';
 import { OracleDocSchema } from './vllmCppOracle.js';
-import { listProfiles, resolveProfile } from './profiles.js';
-import { recipeRoot } from './recipeRoot.js';
-import { locate } from './locate.js';
-import { NhGateError } from '../errors.js';
+import { resolveReferences } from './references.js';
+import { crossKeyProblem, DEFAULT_CONFIG_NAME, SlurmConfigSchema, type SlurmConfig } from '../slurm/config.js';
 
-export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'in-diff' | 'profile' | 'oracle';
+export type FileKind = 'recipe' | 'gate' | 'golden' | 'samples' | 'mutations' | 'in-diff' | 'profile' | 'oracle' | 'slurm';
 
 export interface FileResult {
   file: string;
   kind: FileKind | null;
-  issues: string[]; // `file: path.to.field: message`
+  issues: string[]; // `file: path.to.field: message (line L, column C)`
+  // What the file's references resolved to, as a run resolves them (recipe, profile, golden, flag …).
+  resolved?: Record<string, string>;
 }
 
 const SCHEMAS: Record<Exclude<FileKind, 'samples'>, z.ZodTypeAny> = {
@@ -34,13 +34,17 @@ const SCHEMAS: Record<Exclude<FileKind, 'samples'>, z.ZodTypeAny> = {
   profile: ProfileSchema,
   // An imported golden's original, goldens/<name>/oracle.json, in the vllm.cpp engine's own format.
   oracle: OracleDocSchema,
+  // How a site's Slurm is asked for a leg (--slurm-config, ./nh-gate.slurm.json).
+  slurm: SlurmConfigSchema,
 };
 
 // Which schema a file answers to: by where it lives first, then by what it holds.
 export function classify(file: string, json: unknown): FileKind | null {
   const parts = file.split(sep);
-  const o = (json ?? {}) as Record<string, unknown>;
+  // Only an object has keys to tell by (`'k' in 5` throws: a document of a number or a string is still classified by place).
+  const o = (json !== null && typeof json === 'object' ? json : {}) as Record<string, unknown>;
   if (file.endsWith('.jsonl')) return 'samples';
+  if (basename(file) === DEFAULT_CONFIG_NAME || ('gres' in o && 'schemaVersion' in o) || 'jobPer' in o) return 'slurm';
   if (basename(file) === 'mutations.json' || 'mutants' in o) return 'mutations';
   if (basename(file) === 'oracle.json' && 'golden' in o) return 'oracle';
   if (basename(file) === 'in-diff.json' || ('routes' in o && 'perLineCap' in o)) return 'in-diff';
@@ -55,31 +59,33 @@ function validateSamples(file: string, text: string): string[] {
   return parseJsonl(text, SampleLineSchema).garbage.map((g) => `${file}: line ${g.lineNo}: ${g.reason}`);
 }
 
-// Cross-references a schema cannot see: a recipe's profile must resolve, a gate's recipe must exist.
-function crossCheck(file: string, kind: FileKind, data: Record<string, unknown>, root: string, base?: string, at: string = file, pkg?: string): string[] {
-  const out: string[] = [];
-  if (kind === 'recipe' && typeof data.profile === 'string') {
-    try {
-      resolveProfile(data.profile, recipeRoot(resolve(base ?? process.cwd(), file)));
-    } catch (err) {
-      out.push(`${file}: profile: ${err instanceof NhGateError ? err.message : String(err)} (built-in: ${listProfiles().join(', ')})`);
-    }
+// Validates one file against the schema its place or content names, then resolves what it references the
+// way a run would (config/references.ts) and says what that resolved to.
+export function validateFile(file: string, root: string, base?: string, pkg?: string): FileResult {
+  const at = base ? join(base, file) : file;
+  let text: string;
+  try {
+    text = readFileSync(at, 'utf8');
+  } catch (err) {
+    return { file, kind: null, issues: [`${file}: (root): cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`] };
   }
-  const source = kind === 'golden' ? (data.source as { file: string; sha256: string } | undefined) : undefined;
-  if (source) {
-    const original = join(dirname(at), source.file);
-    if (!existsSync(original)) out.push(`${file}: source.file: ${original} is missing`);
-    else if (sha256(readFileSync(original)) !== source.sha256) out.push(`${file}: source.sha256: ${original} is not the file this golden was imported from (re-import and accept it)`);
+  if (file.endsWith('.jsonl')) return { file, kind: 'samples', issues: validateSamples(file, text) };
+  const read = readJson(text);
+  // Which schema applies is told from the place, else from what a readable document holds.
+  const kind = classify(file, read.ok ? read.value : null);
+  if (kind === null || kind === 'samples') {
+    if (!read.ok) return { file, kind: null, issues: [formatProblem(file, read.problem)] };
+    return { file, kind: null, issues: [`${file}: (root): cannot tell which schema applies — put it under recipes/, gates/ or goldens/`] };
   }
-  if ((kind === 'gate' || kind === 'mutations' || kind === 'in-diff') && typeof data.recipe === 'string') {
-    // The one path rule (config/locate.ts): beside the gate, then this project, then nh-gate's built-ins.
-    try {
-      locate('recipes', data.recipe, { namedIn: dirname(resolve(at)), roots: [root], pkg: pkg ?? root });
-    } catch (err) {
-      out.push(`${file}: recipe: ${err instanceof NhGateError ? err.message : String(err)}`);
-    }
+  const r = checkConfig(text, file, SCHEMAS[kind]);
+  if (!r.ok) return { file, kind, issues: r.fix === null ? r.issues : r.issues.map((i) => `${i}\n  fix: ${r.fix}`) };
+  if (kind === 'profile' || kind === 'oracle') return { file, kind, issues: [] };
+  if (kind === 'slurm') {
+    const problem = crossKeyProblem(r.data as SlurmConfig);
+    return { file, kind, issues: problem ? [`${file}: jobPer: ${problem}`] : [] };
   }
-  return out;
+  const refs = resolveReferences(kind, r.data, { file, at, root, pkg: pkg ?? root });
+  return { file, kind, issues: refs.issues, resolved: refs.resolved };
 }
 
 function safeList(dir: string): string[] {
@@ -88,28 +94,6 @@ function safeList(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-// Validates one file against the schema its place or content names.
-export function validateFile(file: string, root: string, base?: string, pkg?: string): FileResult {
-  let text: string;
-  try {
-    text = readFileSync(base ? join(base, file) : file, 'utf8');
-  } catch (err) {
-    return { file, kind: null, issues: [`${file}: (root): cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`] };
-  }
-  if (file.endsWith('.jsonl')) return { file, kind: 'samples', issues: validateSamples(file, text) };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return { file, kind: null, issues: [`${file}: (root): not valid JSON (${(err as Error).message})`] };
-  }
-  const kind = classify(file, json);
-  if (kind === null || kind === 'samples') return { file, kind: null, issues: [`${file}: (root): cannot tell which schema applies — put it under recipes/, gates/ or goldens/`] };
-  const r = SCHEMAS[kind].safeParse(json);
-  if (!r.success) return { file, kind, issues: formatZodIssues(file, r.error, SCHEMAS[kind]) };
-  return { file, kind, issues: crossCheck(file, kind, r.data as Record<string, unknown>, root, base, base ? join(base, file) : file, pkg) };
 }
 
 function walk(path: string, out: string[]): void {
@@ -132,6 +116,7 @@ function walk(path: string, out: string[]): void {
 export function collectFiles(paths: readonly string[], root: string): string[] {
   const out: string[] = [];
   const starts = paths.length > 0 ? [...paths] : ['recipes', 'gates', 'goldens'].map((d) => join(root, d)).filter((d) => safeList(d).length > 0);
+  if (paths.length === 0 && safeList(root).includes(DEFAULT_CONFIG_NAME)) starts.push(join(root, DEFAULT_CONFIG_NAME));
   for (const p of starts) {
     const before = out.length;
     walk(p, out);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { count, MAX_INT32, MAX_NEW_TOKENS } from './bounds.js';
 
 // The engine's golden file, tests/parity/goldens/<name>/oracle.json in mudler/vllm.cpp, as its committed
 // versions and its writer (scripts/nemotron-h-oracle-capture.py @ a7671175) shape it. Strict everywhere
@@ -30,7 +31,7 @@ export const OracleCaptureSchema = z
     engine_config_recorded: z.boolean().optional(),
     captured_utc: z.string().optional(),
     host: z.string().optional(),
-    legs: z.number().int().nullable().optional(),
+    legs: count(0, MAX_INT32).nullable().optional(),
     legs_agree: z.boolean().nullable().optional(),
     engine: z.unknown().optional(),
   })
@@ -46,8 +47,8 @@ export const OracleDocSchema = z
     revision: z.string().min(1, 'empty: the checkpoint revision is the golden\'s provenance'),
     sampling: z
       .object({
-        temperature: z.number().refine((t) => t === 0, 'nh-gate goldens are greedy; the engine driver samples at temperature 0.0'),
-        max_tokens: z.number().int().positive(),
+        temperature: z.number().min(0).max(2).refine((t) => t === 0, 'nh-gate goldens are greedy; the engine driver samples at temperature 0.0'),
+        max_tokens: count(1, MAX_NEW_TOKENS),
         ignore_eos: z.boolean().optional(),
       })
       .strict(),

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 // Linux /proc reads: a zombie answers kill(pid, 0) like a live process, and in containers whose init
 // reaps slowly a killed tree lingers as zombies, so liveness is judged by process state, not by kill.
 
-export interface ProcStat { pid: number; state: string; ppid: number; pgrp: number; cpuTicks: number; startTicks: number }
+export interface ProcStat { pid: number; state: string; ppid: number; pgrp: number; session: number; cpuTicks: number; startTicks: number }
 
 function readStat(pid: number | string): ProcStat | null {
   try {
@@ -11,7 +11,7 @@ function readStat(pid: number | string): ProcStat | null {
     const close = s.lastIndexOf(')');
     const rest = s.slice(close + 2).split(' ');
     // Fields after the command: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime … starttime (22nd field)
-    return { pid: Number(pid), state: rest[0] ?? '?', ppid: Number(rest[1]), pgrp: Number(rest[2]), cpuTicks: Number(rest[11]) + Number(rest[12]), startTicks: Number(rest[19]) };
+    return { pid: Number(pid), state: rest[0] ?? '?', ppid: Number(rest[1]), pgrp: Number(rest[2]), session: Number(rest[3]), cpuTicks: Number(rest[11]) + Number(rest[12]), startTicks: Number(rest[19]) };
   } catch {
     return null;
   }
@@ -58,4 +58,30 @@ export function allProcs(): ProcStat[] {
     if (st) out.push(st);
   }
   return out;
+}
+
+// The command name of a process (/proc/<pid>/comm), for naming what was killed; null when gone.
+export function procComm(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+// Whether a process's initial environment carries NAME=value exactly ('ours'), NAME with another value
+// ('other'), or not at all ('none'); null when it cannot be read (gone, or another user's).
+export function environMark(pid: number, name: string, value: string): 'ours' | 'other' | 'none' | null {
+  let env: Buffer;
+  try {
+    env = readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return null;
+  }
+  const key = Buffer.from(`${name}=`);
+  let at = env.indexOf(key);
+  while (at > 0 && env[at - 1] !== 0) at = env.indexOf(key, at + 1);
+  if (at < 0) return 'none';
+  const end = env.indexOf(0, at);
+  return env.subarray(at + key.length, end < 0 ? env.length : end).toString() === value ? 'ours' : 'other';
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTicks } from './procfs.js';
+import { excludeFromSweeps } from './contain.js';
 
 // The engine dies with the harness. Node cannot run code between fork and exec, so the child's
 // parent-death signal (prctl PR_SET_PDEATHSIG) is out of reach without a compiled exec helper, and it would
@@ -40,6 +41,8 @@ function ensure(): ChildProcess | null {
     child.unref();
     (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
     reaper = child;
+    // nh-gate's own child, never a leg's escaped process.
+    if (child.pid !== undefined) excludeFromSweeps(child.pid);
   } catch {
     failed = true;
   }
@@ -58,9 +61,10 @@ export function reaperPid(): number | null {
   return ensure()?.pid ?? null;
 }
 
-// Hands a freshly spawned group leader to the reaper, with its start time so a recycled pid is never hit.
-export function watchGroup(pgid: number): void {
-  ensure()?.stdin?.write(`watch ${pgid} ${startTicks(pgid) ?? '-'}\n`);
+// Hands a freshly spawned group leader to the reaper, with its start time so a recycled pid is never hit, and
+// the leg's marker, so what escaped the group is ended too.
+export function watchGroup(pgid: number, marker = '-'): void {
+  ensure()?.stdin?.write(`watch ${pgid} ${startTicks(pgid) ?? '-'} ${marker}\n`);
 }
 
 // The group ended under the harness's own control: the reaper forgets it.

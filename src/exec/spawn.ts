@@ -1,11 +1,15 @@
 import { execa } from 'execa';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { monoNs } from './clock.js';
 import { LineRing, LineSplitter } from './lines.js';
-import { groupAlive, terminateGroup } from './tree.js';
 import { clearGroup, startReaper, watchGroup } from './reaper.js';
+import { LEG_MARKER_ENV, containment, leaderEnded, leaderStarted, legHandle, newLegMarker, sweepLeg, type KilledProcess } from './contain.js';
 import type { Executor, ProcessRun, ProcessSpec, RunHooks, TimedLine } from './types.js';
 
 const DEFAULT_GRACE_MS = 2000;
+// After the leader has exited and its tree was swept, how long the harness still reads output before it stops
+// waiting on pipes that something it could not find holds open (the leg's time stays bounded either way).
+export const PIPE_GRACE_MS = 2000;
 
 // Runs one process as the leader of its own process group, stamping every line on arrival.
 // A crash, a timeout or a Ctrl-C comes back as data (ProcessRun), never as a thrown error.
@@ -28,10 +32,13 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
   if (hooks.signal?.aborted) return { ...failedStart(spec, startNs, 'interrupted before start'), interrupted: true, spawnError: null };
 
   await startReaper();
+  const contain = containment();
+  // Every process the leg starts inherits this marker, whatever session it moves to (contain.ts).
+  const marker = newLegMarker();
   const child = execa(file, args, {
     cwd: spec.cwd,
     // An undefined value removes an inherited variable (node skips undefined entries when it builds envp).
-    env: { ...spec.env, ...Object.fromEntries((spec.unset ?? []).map((k) => [k, undefined])) },
+    env: { ...spec.env, [LEG_MARKER_ENV]: marker, ...Object.fromEntries((spec.unset ?? []).map((k) => [k, undefined])) },
     extendEnv: true,
     detached: true,
     stdin: 'ignore',
@@ -43,15 +50,18 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
 
   let timedOut = false;
   let interrupted = false;
-  let killing: Promise<boolean> | null = null;
+  let killing: Promise<KilledProcess[]> | null = null;
   const pid = child.pid ?? null;
-  // Should nh-gate itself die (SIGKILL, OOM), the reaper ends this group: no engine runs on without it.
+  const leg = pid !== null ? legHandle(pid, marker) : null;
+  // Should nh-gate itself die (SIGKILL, OOM), the reaper ends this group and the marked: no engine runs on.
   if (pid !== null) {
-    watchGroup(pid);
+    leaderStarted(pid);
+    watchGroup(pid, marker);
     hooks.onSpawn?.(pid);
   }
+  // The leader's group and everything that escaped it (a timeout holds whatever descendants do).
   const killTree = (): void => {
-    if (pid !== null && killing === null) killing = terminateGroup(pid, graceMs);
+    if (leg !== null && killing === null) killing = sweepLeg(leg, graceMs);
   };
 
   const out = new LineSplitter('stdout');
@@ -76,14 +86,21 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
   if (timer) clearTimeout(timer);
   hooks.signal?.removeEventListener('abort', onAbort);
 
-  // Sweep the group: anything the leader left behind is killed so its pipes close and the GPU frees.
-  let orphansKilled = false;
-  if (pid !== null && groupAlive(pid)) {
-    orphansKilled = killing === null;
-    killTree();
+  // Sweep the tree: anything the leader left behind, in its group or escaped from it, is killed so its pipes
+  // close and the GPU frees.
+  const afterExit = killing === null;
+  killTree();
+  const killed = killing ? await (killing as Promise<KilledProcess[]>) : [];
+  if (pid !== null) {
+    leaderEnded(pid);
+    clearGroup(pid);
   }
-  if (killing) await killing;
-  if (pid !== null) clearGroup(pid);
+  // Pipes still held by something the sweep could not find: read for a grace, then stop waiting on them.
+  const pipesHeld = !(await settlesWithin(child, PIPE_GRACE_MS));
+  if (pipesHeld) {
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
   const result = await child;
   const endStreamNs = monoNs();
   emit(out.flush(endStreamNs));
@@ -102,10 +119,21 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
     timedOut,
     interrupted,
     spawnError: spawnError === null ? null : String(spawnError),
-    orphansKilled,
+    orphansKilled: afterExit && killed.length > 0,
     lines: ring ? ring.lines() : all,
     lineCount,
+    ...(killed.length > 0 || pipesHeld ? { contained: { killed, pipesHeld, mechanisms: contain.mechanisms } } : {}),
   };
+}
+
+// Whether a promise settles within ms (the timer never keeps the process alive, and is cleared after).
+async function settlesWithin(p: PromiseLike<unknown>, ms: number): Promise<boolean> {
+  const ctl = new AbortController();
+  const done = Promise.resolve(p).then(() => true, () => true);
+  const late = sleep(ms, false, { signal: ctl.signal, ref: false }).catch(() => false);
+  const r = await Promise.race([done, late]);
+  ctl.abort();
+  return r;
 }
 
 function failedStart(spec: ProcessSpec, startNs: bigint, reason: string): ProcessRun {

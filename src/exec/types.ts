@@ -43,6 +43,9 @@ export interface ProcessRun {
   lines: TimedLine[];
   // Lines seen in all (lines may hold only the last retainLines of them).
   lineCount?: number;
+  // What containment ended besides the leader (its group's leftovers and what escaped the group), whether the
+  // output pipes were still held open by something it could not find, and which mechanisms held. Absent: nothing.
+  contained?: { killed: Array<{ pid: number; comm: string | null; how: string; signal: string; survived?: boolean }>; pipesHeld: boolean; mechanisms: string };
 }
 
 // Hooks a caller may attach while a process runs.

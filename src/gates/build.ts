@@ -2,6 +2,7 @@ import { buildRecipe } from '../build/build.js';
 import { featureParserFor } from '../build/features.js';
 import type { BuildRecord } from '../build/types.js';
 import { loadRecipe } from '../config/load.js';
+import { declaredFlag } from '../config/recipe.js';
 import { resolveProfile } from '../config/profiles.js';
 import type { ExitClass } from '../verdict/words.js';
 import { buildExitClass } from '../build/diagnose.js';
@@ -38,8 +39,7 @@ export async function runBuild(o: BuildCommandOptions, deps: GateDeps): Promise<
   }
   const extra: string[] = [];
   for (const f of o.flags ?? []) {
-    const flag = recipe.flags[f];
-    if (!flag) throw new NhGateError('UNKNOWN_FLAG', `flag '${f}' is not declared by recipe '${recipe.name}' (${path})`, `use one of: ${Object.keys(recipe.flags).join(', ') || '(none)'}`);
+    const flag = declaredFlag(recipe, f, path);
     extra.push(...flag.requiresCells);
   }
   const rec = await buildRecipe({ recipe, root, arch: arch.arch, jobs: o.jobs, exec: deps.exec, parseFeatures: featureParserFor(resolveProfile(recipe.profile, root)), extraRequiredCells: extra, isTty: deps.isTty });

@@ -23,6 +23,9 @@ export interface MutateGateOptions {
   out?: string | undefined;
   workspace?: string | undefined;
   fullRebuild: boolean;
+  // --whole-build: every target for every mutant; sanitize false: --no-sanitizer.
+  wholeBuild: boolean;
+  sanitize: boolean;
   // --executor slurm: every suite run is a node task (made once the table and the diff have been read).
   makeTasks: (() => Promise<SlurmTasks>) | null;
   log?: ((line: string) => void) | undefined;
@@ -58,6 +61,8 @@ export async function runMutateGate(o: MutateGateOptions): Promise<MutateOutcome
   const changedFiles = o.inDiff !== undefined ? changedFilesSince(o.inDiff, root) : undefined;
   const workspace = resolve(root, o.workspace ?? join('.nh-gate', 'mutate', recipe.name));
   const resultsBase = resolve(root, '.nh-gate');
+  // --out skips createRunDir's check of the results paths, but the ledger line still goes under resultsBase.
+  (await import('../results/resultsPaths.js')).checkResultsBase(resultsBase);
   const outDir = o.out ? resolve(root, o.out) : createRunDir(resultsBase, `mutate-${recipe.name}`, new Date());
   const tasks = o.makeTasks ? await o.makeTasks() : null;
   if (tasks) {
@@ -75,7 +80,7 @@ export async function runMutateGate(o: MutateGateOptions): Promise<MutateOutcome
   try {
     rep = await runMutate({
       root, recipe, table, jobs: o.jobs, only: o.only, workspace, changedFiles, arch: o.arch,
-      rebuild: o.fullRebuild ? 'full' : 'incremental', signal: interrupt.signal, log: o.log,
+      rebuild: o.fullRebuild ? 'full' : 'incremental', wholeBuild: o.wholeBuild, sanitize: o.sanitize, signal: interrupt.signal, log: o.log,
       onRow: (rows) => writeReports(outDir, root, rows, null, null),
       generated: inDiff?.mutants, generation: inDiff?.summary, shard,
       cacheDir: inDiff && o.cache ? join(workspace, 'cache') : null, suiteRunner,

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Recipe } from '../config/recipe.js';
+import { declaredFlag } from '../config/recipe.js';
 import type { Gate } from '../config/gate.js';
 import type { Golden } from '../config/golden.js';
 import type { Profile } from '../profiles/types.js';
@@ -90,10 +91,7 @@ export function loadInputs(refs: InputRefs, cwd = process.cwd()): Inputs {
       const known = Object.keys(recipe.flags);
       throw new NhGateError('USAGE', 'nh-gate ab needs a flag to compare', known.length ? `pass --flag with one of: ${known.join(', ')}` : `recipe '${recipe.name}' declares no flags`);
     }
-    if (flag && !recipe.flags[flag]) {
-      const known = Object.keys(recipe.flags);
-      throw new NhGateError('UNKNOWN_FLAG', `flag '${flag}' is not declared by recipe '${recipe.name}' (${recipePath})`, known.length ? `use one of: ${known.join(', ')}` : 'this recipe declares no flags');
-    }
+    if (flag) declaredFlag(recipe, flag, recipePath);
   }
   const driverGolden = driverGoldenFor(recipe, golden, goldenPath);
   return { recipe, recipePath, root, profile, golden, goldenPath, driverGolden, gate, flag };

@@ -1,6 +1,7 @@
 import { worstClass, worstTokenWord, type TokenWord } from '../verdict/words.js';
 import { legClass } from '../verdict/record.js';
 import { formatReason, reason, type Reason } from '../verdict/reasons.js';
+import { runWitness } from '../verdict/witness.js';
 import type { LegRecord, VerdictRecord } from '../results/types.js';
 
 export { legClass };
@@ -21,5 +22,5 @@ export function tokenGateVerdict(legs: readonly LegRecord[], expected: number): 
   const missing = legs.length < expected;
   if (missing) reasons.push(reason('MISSING_LEGS', `only ${legs.length} of ${expected} leg(s) ran`));
   const cls = worstClass(legs.map(legClass));
-  return { word: missing && word !== 'DIVERGENCE' ? 'VOID' : word, exitClass: missing ? worstClass([cls, 'void']) : cls, reasons };
+  return { word: missing && word !== 'DIVERGENCE' ? 'VOID' : word, exitClass: missing ? worstClass([cls, 'void']) : cls, reasons, witness: runWitness(legs) };
 }

@@ -21,6 +21,8 @@ export function rethrowDiskFault(err: unknown, path: string): never {
   const code = (err as NodeJS.ErrnoException).code;
   if (fault === 'DISK_FULL') throw new NhGateError('DISK_FULL', `no space left writing ${path} (${code})`, 'free space on that filesystem or point --results-dir at a larger one; legs already written are kept');
   if (fault === 'UNWRITABLE') throw new NhGateError('UNWRITABLE', `cannot write ${path} (${code})`, 'make the results directory writable or pass --results-dir DIR');
+  // A path of the wrong type (results/resultsPaths.ts checks them first; this is for one that changed since).
+  if (code === 'EISDIR' || code === 'ENOTDIR') throw new NhGateError('WRONG_PATH_TYPE', `cannot write ${path} (${code}: ${code === 'EISDIR' ? 'it is a directory' : 'a folder on its path is a file'})`, 'move what is in the way, or pass --results-dir DIR');
   throw err;
 }
 

@@ -6,7 +6,7 @@ import type { MutantResult } from './types.js';
 
 // Results that a re-run may reuse: only verdicts that were fully proven (built, hashed, restored).
 export function cacheable(r: MutantResult): boolean {
-  if (r.verdict === 'CAUGHT' || r.verdict === 'SURVIVED' || r.verdict === 'TIMEOUT') return true;
+  if (r.verdict === 'CAUGHT' || r.verdict === 'CAUGHT BY SANITIZER' || r.verdict === 'SURVIVED' || r.verdict === 'TIMEOUT') return true;
   return r.verdict === 'VOID' && (r.reason === 'UNVIABLE' || r.reason === 'NOT_REBUILT');
 }
 
@@ -14,7 +14,7 @@ export function cacheable(r: MutantResult): boolean {
 // mutates as it is now, and the baseline binary sha it was judged against. Any change to the source, the
 // build or the mutant makes a new key, so a cached row is never judged against other code.
 export function cacheKey(m: Mutation, fileSha: string, baselineSha: string): string {
-  return sha256(JSON.stringify([m.file, m.anchor, m.replacement, m.suite, m.filter ?? null, m.mustFailCase ?? null, fileSha, baselineSha]));
+  return sha256(JSON.stringify([m.file, m.anchor, m.replacement, m.suite, m.filter ?? null, m.mustFailCase ?? null, m.device ?? false, fileSha, baselineSha]));
 }
 
 // Reads a cached result, or null (missing, unreadable, or written for another mutant id).

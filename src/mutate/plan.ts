@@ -4,8 +4,14 @@ import type { PlannedMutant, SourceSpan } from './types.js';
 
 // Which rows a run selects: --only and --in-diff narrow the table; self-test rows of a selected suite always stay.
 export interface SelectOptions {
+  // One row id, or several separated by commas (ids never contain one).
   only?: string | undefined;
   changedFiles?: ReadonlySet<string> | undefined;
+}
+
+// The ids --only names.
+export function onlyIds(only: string): Set<string> {
+  return new Set(only.split(',').map((x) => x.trim()).filter(Boolean));
 }
 
 // Counts occurrences of needle in text (non-overlapping scan from each hit + 1, so overlaps count too).
@@ -28,11 +34,12 @@ export function spanOf(text: string, offset: number, length: number): SourceSpan
 // Narrows the table to what the user asked for; an unknown --only id is a usage error.
 export function selectMutants(table: MutationTable, opts: SelectOptions): Mutation[] {
   let rows = table.mutants.filter((m) => !m.selfTest);
-  if (opts.only !== undefined) {
-    rows = rows.filter((m) => m.id === opts.only);
-    const self = table.mutants.find((m) => m.selfTest && m.id === opts.only);
-    if (rows.length === 0 && !self) {
-      throw new NhGateError('USAGE', `--only ${opts.only}: no row with that id in the table`, `use one of: ${table.mutants.map((m) => m.id).join(', ')}`);
+  const only = opts.only === undefined ? null : onlyIds(opts.only);
+  if (only !== null) {
+    rows = rows.filter((m) => only.has(m.id));
+    const unknown = [...only].filter((id) => !table.mutants.some((m) => m.id === id));
+    if (unknown.length > 0 || only.size === 0) {
+      throw new NhGateError('USAGE', `--only ${opts.only}: no row with ${unknown.length > 1 ? 'the ids' : 'that id'} ${unknown.join(', ')} in the table`.trimEnd(), `use one of: ${table.mutants.map((m) => m.id).join(', ')}`);
     }
   }
   if (opts.changedFiles !== undefined) {
@@ -40,7 +47,7 @@ export function selectMutants(table: MutationTable, opts: SelectOptions): Mutati
     rows = rows.filter((m) => changed.has(m.file));
   }
   const suites = new Set(rows.map((m) => m.suite));
-  if (opts.only !== undefined) for (const m of table.mutants) if (m.selfTest && m.id === opts.only) suites.add(m.suite);
+  if (only !== null) for (const m of table.mutants) if (m.selfTest && only.has(m.id)) suites.add(m.suite);
   const selfTests = table.mutants.filter((m) => m.selfTest && suites.has(m.suite));
   return [...selfTests, ...rows];
 }

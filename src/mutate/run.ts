@@ -7,19 +7,19 @@ import type { ExitClass } from '../errors.js';
 import { acquireLock } from '../exec/lock.js';
 import { monoNs } from '../exec/clock.js';
 import { fileSha, syncTree, treeSha } from './files.js';
+import { buildBaselines, gpuFor, judgeBaselines, pool } from './baseline.js';
+import { rejudgeCandidates, rejudgeWithSanitizer, sanitizesArch, withRejudge } from './sanitize.js';
 import { cacheable, cacheKey, readCached, writeCached } from './cache.js';
 import type { GeneratedMutant, GeneratedOrigin, GenerationSummary } from './generate/generate.js';
 import { shardRows, type Shard } from './shard.js';
 import { Journal, recoverJournal, type Recovery } from './journal.js';
-import { planMutants, selectMutants } from './plan.js';
-import { suiteKey, treeLayout, type StepOptions, type SuiteRunner } from './steps.js';
+import { onlyIds, planMutants, selectMutants } from './plan.js';
+import { gpuSkipped, noGpuArch, offArch } from './device.js';
+import { suiteKey, targetBuildArgv, treeLayout, type StepOptions, type SuiteRunner } from './steps.js';
 import { buildVars } from '../build/build.js';
-import { diagnoseFailure } from '../build/diagnose.js';
-import { NhGateError } from '../errors.js';
-import { resolveProfile } from '../config/profiles.js';
-import type { MutantResult, SourceSpan, SuiteRun, TreeBaseline, VoidReason } from './types.js';
-import { generatedClass, judgeBaseline, judgeMutant, matchesExpectation, rowClass, runClass, type Judgement, type MutantMeasure } from './verdict.js';
-import { baselineSuite, buildBaseline, runMutant, type RebuildMode, type Worker } from './worker.js';
+import type { MutantResult, SourceSpan, TreeBaseline, VoidReason } from './types.js';
+import { generatedClass, judgeMutant, matchesExpectation, rowClass, runClass, type Judgement, type MutantMeasure } from './verdict.js';
+import { runMutant, type RebuildMode, type Worker } from './worker.js';
 
 // Everything `nh-gate mutate` needs, already parsed: the pipeline never reads argv or the recipe file.
 export interface MutateOptions {
@@ -43,6 +43,10 @@ export interface MutateOptions {
   cacheDir?: string | null | undefined;
   // Where suite processes run (absent: here); builds always run here.
   suiteRunner?: SuiteRunner | undefined;
+  // Build the recipe's whole build for every mutant instead of its suite's targets (the bench's control).
+  wholeBuild?: boolean | undefined;
+  // false: leave survivors as they are even when the recipe declares a sanitizer build (--no-sanitizer).
+  sanitize?: boolean | undefined;
 }
 
 // The run as data: rows in table order (self-tests first), the baselines, and the user-tree proof.
@@ -51,6 +55,7 @@ export interface MutateReport {
   sourceDir: string;
   workspace: string;
   rebuild: RebuildMode;
+  wholeBuild: boolean;
   jobs: number;
   rows: MutantResult[];
   baselines: TreeBaseline[];
@@ -73,19 +78,21 @@ export function sourceExclude(rel: string): boolean {
 
 function row(m: Mutation, span: SourceSpan | null, tree: number | null, meas: MutantMeasure | null, j: Judgement, buildS: number | null, origin?: GeneratedOrigin): MutantResult {
   const gen = origin ? generatedClass(j) : null;
+  const off = offArch(j);
   return {
     id: m.id, mutation: m, span: origin?.span ?? span, tree,
     compileExit: meas?.compileExit ?? null, errorCount: meas?.errorCount ?? null, binarySha: meas?.binarySha ?? null,
     suite: meas?.suite ?? null, mustFailCaseFailed: j.mustFailCaseFailed, restoreSha: meas?.restoreSha ?? null,
     verdict: j.verdict, reason: j.reason, detail: j.detail, expected: m.expect,
-    matchesExpectation: matchesExpectation(m.expect, j), exitClass: gen ? gen.exitClass : rowClass(m.expect, j), buildS,
-    ...(origin && gen ? { origin, excluded: gen.excluded } : {}),
+    matchesExpectation: matchesExpectation(m.expect, j), exitClass: off ? 'passed' : gen ? gen.exitClass : rowClass(m.expect, j), buildS,
+    ...(origin && gen ? { origin, excluded: gen.excluded || off } : off ? { excluded: true } : {}),
   };
 }
 
 const voidJ = (reason: VoidReason, detail: string): Judgement => ({ verdict: 'VOID', reason, detail, mustFailCaseFailed: null });
 
-// The mutation gate: preflight → scratch trees → baseline → self-tests → mutants → user-tree proof.
+// The mutation gate: preflight → scratch trees → baseline → self-tests → mutants → sanitizer re-judge of
+// the survivors it applies to → user-tree proof.
 export async function runMutate(o: MutateOptions): Promise<MutateReport> {
   const t0 = monoNs();
   const log = o.log ?? (() => {});
@@ -94,6 +101,8 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
   const userSrc = buildVars(o.recipe, o.root, arch, 1).sourceDir!;
   const srcRel = relative(o.root, userSrc).split('\\').join('/');
   const ws = resolve(o.root, o.workspace ?? join('.nh-gate', 'mutate', o.recipe.name));
+  // A recipe whose suites name targets must build with cmake --build: refused before any tree exists.
+  if (o.wholeBuild || o.recipe.suites.some((s) => s.targets)) targetBuildArgv(o.recipe.build, []);
   const lock = acquireLock(join(ws, 'lock'), `nh-gate mutate ${o.recipe.name}`);
   try {
     const recovery = await recoverJournal(join(ws, 'journal.json'), ws);
@@ -103,19 +112,7 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
     const origins = new Map((o.generated ?? []).map((g) => [g.mutation.id, g.origin]));
     const mk = (m: Mutation, span: SourceSpan | null, tree: number | null, meas: MutantMeasure | null, j: Judgement, buildS: number | null): MutantResult =>
       row(m, span, tree, meas, j, buildS, origins.get(m.id));
-    // --only names a table row or a generated one; either way its suite's self-test still runs first.
-    const genOnly = o.only !== undefined && (o.generated ?? []).some((g) => g.mutation.id === o.only);
-    const generated = o.only === undefined ? (o.generated ?? []) : (o.generated ?? []).filter((g) => g.mutation.id === o.only);
-    let selected = genOnly ? [] : selectMutants(o.table, { only: o.only, changedFiles: o.changedFiles });
-    if (generated.length) {
-      // Every suite a generated row names must prove itself armed first, like the table's own rows.
-      const have = new Set(selected.filter((m) => m.selfTest).map((m) => m.suite));
-      const need = new Set(generated.map((g) => g.mutation.suite));
-      const extraSelf = o.table.mutants.filter((m) => m.selfTest && need.has(m.suite) && !have.has(m.suite));
-      selected = [...extraSelf, ...selected, ...generated.map((g) => g.mutation)];
-    }
-    selected = shardRows(selected, o.shard, (m) => m.selfTest);
-    const planned = planMutants(selected, (f) => {
+    const planned = planMutants(selectRows(o), (f) => {
       try { return readFileSync(resolve(o.root, f), 'utf8'); } catch { return null; }
     });
     const results = new Map<string, MutantResult>();
@@ -125,101 +122,69 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
       o.onRow?.(planned.map((p) => results.get(p.mutation.id)).filter((x): x is MutantResult => x !== undefined));
     };
     for (const p of planned) if (p.kind === 'void') emit(mk(p.mutation, null, null, null, voidJ(p.reason, `anchor found ${p.count}x in ${p.mutation.file}: preflight needs exactly 1`), null));
-    const runnable = planned.flatMap((p) => (p.kind === 'run' ? [p] : []));
+    for (const p of planned) {
+      const off = p.kind === 'run' ? noGpuArch(p.mutation, arch) : null;
+      if (p.kind === 'run' && off) emit(mk(p.mutation, p.span, null, null, off, null));
+    }
+    const runnable = planned.flatMap((p) => (p.kind === 'run' && !results.has(p.mutation.id) ? [p] : []));
 
     const jobs = Math.max(1, Math.min(o.jobs, runnable.length));
     const journal = new Journal(join(ws, 'journal.json'));
-    const step: StepOptions = { arch, buildJobs: Math.max(1, Math.floor(availableParallelism() / jobs)), profile: resolveProfile(o.recipe.profile, o.root), signal: o.signal, suiteRunner: o.suiteRunner };
+    const step: StepOptions = { arch, buildJobs: Math.max(1, Math.floor(availableParallelism() / jobs)), signal: o.signal, suiteRunner: o.suiteRunner };
     const workers: Worker[] = [];
     for (let k = 0; k < (runnable.length ? jobs : 0); k++) {
       const layout = treeLayout(o.recipe, ws, k, step);
       syncTree(userSrc, layout.sourceDir, sourceExclude);
-      workers.push({ layout, recipe: o.recipe, step, journal, rebuild, baseline: null, broken: false });
+      workers.push({ layout, recipe: o.recipe, step, journal, rebuild, wholeBuild: o.wholeBuild, baseline: null, broken: false });
     }
 
     // Baseline: every tree builds; tree 0 runs each (suite, filter) once and must be GREEN with cases.
     const suites = [...new Set(runnable.map((p) => p.mutation.suite))];
-    let baselineFailure: string | null = null;
-    const builds = await Promise.all(workers.map((w) => buildBaseline(w, suites)));
-    for (const b of builds) {
-      const d = b.build.exitCode !== 0 ? diagnoseFailure(o.recipe, b.build.tail) : null;
-      if (d?.prerequisite) {
-        throw new NhGateError('MISSING_PREREQUISITE', `the suites of recipe '${o.recipe.name}' need ${d.prerequisite.name}, which the configure did not find: ${d.cause.join(' | ')}`, d.prerequisite.fix);
-      }
-    }
-    builds.forEach((b, k) => {
-      const w = workers[k]!;
-      const missing = suites.filter((s) => b.binarySha[s] === null);
-      if (b.build.exitCode !== 0 || missing.length) baselineFailure ??= `tree ${k}: baseline build exit ${b.build.exitCode}${missing.length ? `, no binary for ${missing.join(', ')}` : ''}: ${b.build.tail.slice(-3).join(' | ')}`;
-      w.baseline = { tree: k, buildS: b.build.durationS, binarySha: b.binarySha as Record<string, string>, suites: {} };
-    });
-    const keyVoid = new Map<string, Judgement>();
-    const timeoutS = new Map<string, number>();
-    if (baselineFailure === null && workers[0]) {
-      for (const p of runnable) {
-        const key = suiteKey(p.mutation.suite, p.mutation.filter);
-        if (workers[0].baseline!.suites[key] || o.signal?.aborted) continue;
-        const run: SuiteRun = await baselineSuite(workers[0], p.mutation.suite, p.mutation.filter, Object.keys(workers[0].baseline!.suites).length);
-        workers[0].baseline!.suites[key] = run;
-        const ok = judgeBaseline(run);
-        if (!ok.ok) keyVoid.set(key, voidJ(ok.reason, `${key}: ${ok.detail}`));
-        timeoutS.set(key, Math.max(o.table.timeoutFloorS, o.table.timeoutFactor * run.durationS));
-      }
-    }
+    const baselineFailure = workers.length ? await buildBaselines(workers, suites) : null;
+    const { keyVoid, timeoutS } = baselineFailure === null && workers[0]
+      ? await judgeBaselines(workers[0], runnable.map((p) => p.mutation), { table: o.table, arch, signal: o.signal })
+      : { keyVoid: new Map<string, Judgement>(), timeoutS: new Map<string, number>() };
+    const keyOfRow = (m: Mutation): string => suiteKey(o.recipe, m.suite, m.filter);
 
     // Mutants: self-tests first (all of them, across trees), then the rest; each worker pulls the next row.
-    const runOne = async (w: Worker, p: (typeof runnable)[number]): Promise<void> => {
-      const key = suiteKey(p.mutation.suite, p.mutation.filter);
-      const r = await runMutant(w, p.mutation, timeoutS.get(key) ?? o.table.timeoutFloorS);
-      emit(mk(p.mutation, p.span, w.layout.index, r.measure, judgeMutant(r.measure, p.mutation), r.buildS));
+    type Runnable = (typeof runnable)[number];
+    const runOne = async (w: Worker, p: Runnable): Promise<void> => {
+      const r = await runMutant(w, p.mutation, timeoutS.get(keyOfRow(p.mutation)) ?? o.table.timeoutFloorS);
+      emit(mk(p.mutation, p.span, w.layout.index, r.measure, gpuSkipped(judgeMutant(r.measure, p.mutation, gpuFor(o.recipe, arch, p.mutation.suite, p.mutation.filter)), p.mutation, r.measure.suite, o.recipe), r.buildS));
     };
-    const pool = async (items: typeof runnable): Promise<void> => {
-      let next = 0;
-      await Promise.all(workers.map(async (w) => {
-        for (;;) {
-          if (o.signal?.aborted || w.broken) return;
-          const p = items[next++];
-          if (!p) return;
-          await runOne(w, p);
-        }
-      }));
-    };
-    const gated = (p: (typeof runnable)[number]): Judgement | null => {
+    const gated = (p: Runnable): Judgement | null => {
       if (o.signal?.aborted) return voidJ('INTERRUPTED', 'not run: interrupted during the baseline');
       if (baselineFailure !== null) return voidJ('BASELINE_RED', baselineFailure);
-      return keyVoid.get(suiteKey(p.mutation.suite, p.mutation.filter)) ?? null;
+      return keyVoid.get(keyOfRow(p.mutation)) ?? null;
     };
     for (const p of runnable) { const j = gated(p); if (j) emit(mk(p.mutation, p.span, null, null, j, null)); }
     const live = runnable.filter((p) => !results.has(p.mutation.id));
-    await pool(live.filter((p) => p.mutation.selfTest));
+    await pool(workers, live.filter((p) => p.mutation.selfTest), runOne, o.signal);
     const failedSuites = new Set(live.filter((p) => p.mutation.selfTest && !results.get(p.mutation.id)?.matchesExpectation).map((p) => p.mutation.suite));
     for (const p of live) {
       if (!p.mutation.selfTest && failedSuites.has(p.mutation.suite)) emit(mk(p.mutation, p.span, null, null, voidJ('SELF_TEST_FAILED', `the armed self-test of suite '${p.mutation.suite}' was not CAUGHT: this suite cannot prove a catch`), null));
     }
+    const cache = o.cacheDir ? resultCache(o.cacheDir, o.root, workers) : null;
     let cacheHits = 0;
-    const keyOf = (w: Worker, m: Mutation): string | null => {
-      const src = fileSha(resolve(o.root, m.file));
-      const base = w.baseline?.binarySha[m.suite];
-      return src && base ? cacheKey(m, src, base) : null;
-    };
-    if (o.cacheDir) {
-      for (const p of live) {
-        if (results.has(p.mutation.id) || !origins.has(p.mutation.id)) continue;
-        for (const w of workers) {
-          const key = keyOf(w, p.mutation);
-          const hit = key ? readCached(o.cacheDir, key, p.mutation.id) : null;
-          if (hit) { cacheHits++; emit({ ...hit, mutation: p.mutation, origin: origins.get(p.mutation.id), cached: true }); break; }
-        }
-      }
+    for (const p of cache ? live : []) {
+      if (results.has(p.mutation.id) || !origins.has(p.mutation.id)) continue;
+      const hit = cache!.read(p.mutation);
+      if (hit) { cacheHits++; emit({ ...hit, mutation: p.mutation, origin: origins.get(p.mutation.id), cached: true }); }
     }
-    await pool(live.filter((p) => !results.has(p.mutation.id)));
-    if (o.cacheDir) {
-      for (const p of live) {
-        const r = results.get(p.mutation.id);
-        const w = r?.tree === null || r?.tree === undefined ? undefined : workers[r.tree];
-        const key = w ? keyOf(w, p.mutation) : null;
-        if (r && !r.cached && origins.has(r.id) && cacheable(r) && key) writeCached(o.cacheDir, key, r);
-      }
+    await pool(workers, live.filter((p) => !results.has(p.mutation.id)), runOne, o.signal);
+
+    // The cache keeps the suites' own judgement; a sanitizer's re-judge is made again each run.
+    for (const p of cache ? live : []) {
+      const r = results.get(p.mutation.id);
+      if (r && !r.cached && origins.has(r.id) && cacheable(r)) cache!.write(p.mutation, r);
+    }
+
+    // Survivors of the relational/bounds/index operators, re-run in the recipe's sanitizer build.
+    const candidates = o.sanitize === false || o.signal?.aborted || !sanitizesArch(o.recipe, arch) ? [] : rejudgeCandidates([...results.values()]);
+    if (candidates.length) {
+      log(`sanitizer: re-judging ${candidates.length} survivor(s) in ${o.recipe.sanitizer!.buildDir}`);
+      const verdicts = await rejudgeWithSanitizer(candidates, { recipe: o.recipe, workers, workspace: ws, table: o.table, arch, signal: o.signal });
+      for (const r of candidates) emit(withRejudge(r, verdicts.get(r.id)!));
     }
     const interrupted = o.signal?.aborted ?? false;
     for (const p of runnable) {
@@ -230,10 +195,12 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
     const rows = planned.map((p) => results.get(p.mutation.id)!);
     // Generated rows of which none was judged (all excluded or void) measured nothing: NOT MEASURED.
     const genRows = rows.filter((r) => r.origin);
-    const genMeasured = genRows.some((r) => r.verdict === 'CAUGHT' || r.verdict === 'SURVIVED' || r.verdict === 'TIMEOUT');
-    const extra: ExitClass[] = genRows.length > 0 && !genMeasured ? ['void'] : [];
+    const genMeasured = genRows.some((r) => r.verdict === 'CAUGHT' || r.verdict === 'CAUGHT BY SANITIZER' || r.verdict === 'SURVIVED' || r.verdict === 'TIMEOUT');
+    // Likewise a run whose every asked-for row was left out of the score (device rows on arch cpu).
+    const asked = rows.filter((r) => !r.mutation.selfTest);
+    const extra: ExitClass[] = (genRows.length > 0 && !genMeasured) || (asked.length > 0 && asked.every((r) => r.excluded)) ? ['void'] : [];
     return {
-      recipe: o.recipe.name, sourceDir: srcRel, workspace: ws, rebuild, jobs,
+      recipe: o.recipe.name, sourceDir: srcRel, workspace: ws, rebuild, wholeBuild: o.wholeBuild === true, jobs,
       rows, baselines: workers.map((w) => w.baseline!).filter(Boolean), baselineFailure,
       userTree: { before: before.sha, after: after.sha, files: before.files, unchanged: before.sha === after.sha },
       recovery, interrupted,
@@ -244,4 +211,46 @@ export async function runMutate(o: MutateOptions): Promise<MutateReport> {
   } finally {
     lock.release();
   }
+}
+
+// The rows of this run in order: the table's selection (or the --only generated row), every suite's
+// self-test, then the generated rows; a shard keeps its share plus every self-test.
+function selectRows(o: MutateOptions): Mutation[] {
+  // --only names table rows or generated ones; either way their suites' self-tests still run first.
+  const ids = o.only === undefined ? null : onlyIds(o.only);
+  const generated = ids === null ? (o.generated ?? []) : (o.generated ?? []).filter((g) => ids.has(g.mutation.id));
+  const tableIds = ids === null ? undefined : [...ids].filter((id) => !generated.some((g) => g.mutation.id === id));
+  let selected = tableIds?.length === 0 ? [] : selectMutants(o.table, { only: tableIds?.join(','), changedFiles: o.changedFiles });
+  if (generated.length) {
+    // Every suite a generated row names must prove itself armed first, like the table's own rows.
+    const have = new Set(selected.filter((m) => m.selfTest).map((m) => m.suite));
+    const need = new Set(generated.map((g) => g.mutation.suite));
+    const extraSelf = o.table.mutants.filter((m) => m.selfTest && need.has(m.suite) && !have.has(m.suite));
+    selected = [...extraSelf, ...selected, ...generated.map((g) => g.mutation)];
+  }
+  return shardRows(selected, o.shard, (m) => m.selfTest);
+}
+
+// Proven results of generated rows kept between runs, keyed by the mutant, its file's sha and the
+// baseline binary sha of a tree (any tree's: they are built from the same sources).
+function resultCache(dir: string, root: string, workers: readonly Worker[]): { read: (m: Mutation) => MutantResult | null; write: (m: Mutation, r: MutantResult) => void } {
+  const keys = (m: Mutation): string[] => {
+    const src = fileSha(resolve(root, m.file));
+    return workers.flatMap((w) => {
+      const base = w.baseline?.binarySha[m.suite];
+      return src && base ? [cacheKey(m, src, base)] : [];
+    });
+  };
+  return {
+    read: (m) => {
+      for (const k of keys(m)) { const hit = readCached(dir, k, m.id); if (hit) return hit; }
+      return null;
+    },
+    write: (m, r) => {
+      const w = r.tree === null ? undefined : workers[r.tree];
+      const src = fileSha(resolve(root, m.file));
+      const base = w?.baseline?.binarySha[m.suite];
+      if (src && base) writeCached(dir, cacheKey(m, src, base), r);
+    },
+  };
 }

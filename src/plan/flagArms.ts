@@ -1,5 +1,6 @@
 import type { Recipe, RecipeFlag } from '../config/recipe.js';
 import { NhGateError } from '../errors.js';
+import { didYouMean } from '../config/nearest.js';
 
 // `--flag NAME` or `--flag NAME=V1,V2`: which flag, and (when given) the values of arms A and B.
 export interface FlagSpec {
@@ -32,7 +33,7 @@ export function resolveArmValue(recipe: Recipe, name: string, flag: RecipeFlag, 
   if (t === 'off') return { label: token === 'default' ? 'default (off)' : 'off', env: flag.off };
   if ((flag.values ?? []).includes(t)) return { label: token === 'default' ? `default (${t})` : t, env: t };
   const known = ['on', 'off', 'default', ...(flag.values ?? [])];
-  throw new NhGateError('UNKNOWN_FLAG', `flag ${name} of recipe '${recipe.name}' does not declare the value '${token}'`, `use one of: ${known.join(', ')} (or declare it in the recipe's flags.${name}.values)`);
+  throw new NhGateError('UNKNOWN_FLAG', `flag ${name} of recipe '${recipe.name}' does not declare the value '${token}'${didYouMean(token, known)}`, `use one of: ${known.join(', ')} (or declare it in the recipe's flags.${name}.values)`);
 }
 
 // A leg's environment for one arm value: the variable set, or removed (undefined) when the arm unsets it.

@@ -1,4 +1,5 @@
 import type { Recipe } from '../config/recipe.js';
+import { declaredFlag } from '../config/recipe.js';
 import type { Gate } from '../config/gate.js';
 import { NhGateError } from '../errors.js';
 import { abbaOrder, randomOrder, type Arm } from './order.js';
@@ -39,11 +40,7 @@ export interface Plan {
 
 // The recipe's flag by its short name, or a usage error listing the known ones.
 export function resolveFlag(recipe: Recipe, name: string): { name: string; env: string; on: string; off: string | null } {
-  const f = recipe.flags[name];
-  if (!f) {
-    const known = Object.keys(recipe.flags);
-    throw new NhGateError('UNKNOWN_FLAG', `flag '${name}' is not declared by recipe '${recipe.name}'`, known.length ? `use one of: ${known.join(', ')}` : 'this recipe declares no flags');
-  }
+  const f = declaredFlag(recipe, name);
   return { name, env: f.env, on: f.on, off: f.off };
 }
 

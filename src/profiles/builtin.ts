@@ -33,9 +33,11 @@ function engineShapes(): LinePattern[] {
     },
     {
       role: 'prompt',
+      // A short row ends in `  <-- SHORT RUN, not a full row` (vllm.cpp examples/nemotron_h_gen/main.cpp); nh-ref
+      // prints ` <-- SHORT RUN`. Whatever follows the marker is the engine's wording, not a second field.
       // Stryker disable next-line StringLiteral,ArrayDeclaration: hints only make matching faster (an empty one is equivalent)
       hint: 'prompt_tokens=',
-      regex: String.raw`^{prefix}\s+prompt\s+(?<prompt>\d+):\s+prompt_tokens=(?<promptTokens>\d+)\s+generated=(?<generated>\d+)\s+golden_width=(?<goldenWidth>\d+)\s+compared=(?<compared>\d+)\s+matched=(?<matched>\d+)\s+wall=(?<wallS>\S+?)s(?<short>\s*<--\s*SHORT RUN)?\s*$`,
+      regex: String.raw`^{prefix}\s+prompt\s+(?<prompt>\d+):\s+prompt_tokens=(?<promptTokens>\d+)\s+generated=(?<generated>\d+)\s+golden_width=(?<goldenWidth>\d+)\s+compared=(?<compared>\d+)\s+matched=(?<matched>\d+)\s+wall=(?<wallS>\S+?)s(?:\s*<--\s*(?<short>SHORT RUN)\b.*)?\s*$`,
       captures: { prompt: 'int', promptTokens: 'int', generated: 'int', goldenWidth: 'int', compared: 'int', matched: 'int', wallS: 'float', short: 'string' },
     },
     {

@@ -1,11 +1,12 @@
 import { compileProfile, matchLine, parseKv, type CompiledPattern } from './compile.js';
-import type { CaptureValue, CounterGroup, CounterRecord, DoctestSummary, DriverReader, DriverReport, FeatureCell, KvFields, Profile, PromptRow, RowTotals, TokenMatchBlock, VerdictKind } from './types.js';
+import type { CaptureValue, CounterGroup, CounterRecord, DoctestSummary, DriverReader, DriverReport, FeatureCell, KvFields, Profile, PromptRow, RowTotals, TokenMatchBlock, UnboundIdsLine, VerdictKind } from './types.js';
 
 // Caps keep memory flat on a 100 MB log; everything past a cap is still counted and summed.
 export const MAX_PROMPT_ROWS = 10_000;
 export const MAX_COUNTER_RECORDS = 10_000;
 export const MAX_COUNTER_GROUPS = 256;
 export const MAX_REFERENCE_TIER_LINES = 100;
+export const MAX_UNBOUND_IDS = 100;
 
 // A numeric capture (int or float), or null when the group was absent.
 function int(v: CaptureValue): number | null {
@@ -31,6 +32,27 @@ export function parseIdList(text: string): number[] | null {
   const parts = text.trim().split(/[\s,]+/).filter((x) => x.length > 0);
   if (!parts.every((x) => /^\d+$/.test(x))) return null;
   return parts.map((x) => Number.parseInt(x, 10));
+}
+
+// A got:/exp: line's text and line number, held until its row arrives.
+type PendingIds = { got?: { text: string; line: number }; exp?: { text: string; line: number } };
+
+// The open block's row for a prompt (the latest, should a block repeat one).
+function findOpenRow(rows: readonly PromptRow[], prompt: number): PromptRow | null {
+  for (let i = rows.length - 1; i >= 0; i--) if (rows[i]!.prompt === prompt) return rows[i]!;
+  return null;
+}
+
+// Lines still waiting when their block closes (or the log ends) bound to no row: recorded, never dropped.
+function unbind(out: UnboundIdsLine[], pending: ReadonlyMap<number, PendingIds>, next: PendingIds | null): void {
+  const add = (w: PendingIds, prompt: number | null): void => {
+    for (const role of ['got', 'exp'] as const) {
+      const l = w[role];
+      if (l && out.length < MAX_UNBOUND_IDS) out.push({ line: l.line, role, prompt });
+    }
+  };
+  for (const [prompt, w] of pending) add(w, prompt);
+  if (next) add(next, null);
 }
 
 function canonicalFields(f: KvFields): string {
@@ -59,11 +81,17 @@ export function createDriverReader(profile: Profile): DriverReader {
     doctest: [],
     ids: [],
     engineTimer: [],
+    declaresIds: profile.patterns.some((p) => p.role === 'ids'),
+    unboundIds: [],
   };
   const groupIndex = new Map<string, CounterGroup>();
   const rawGroups = new Map<string, CounterGroup | null>();
   let openRowList: PromptRow[] = [];
   let lastRow: PromptRow | null = null;
+  // got:/exp: lines waiting for their row in the open block: by the prompt index they carry, or (no index,
+  // before any row of the block) for the next row. Rare lines (printed on a mismatch): off the hot path.
+  const pendingIds = new Map<number, PendingIds>();
+  let pendingNext: PendingIds | null = null;
   let pendingDoctest: DoctestSummary | null = null;
   let threwBeforeSummary = 0;
   let lineNo = 0;
@@ -114,12 +142,31 @@ export function createDriverReader(profile: Profile): DriverReader {
           openRowList.push(row);
         } else r.promptsDropped += 1;
         lastRow = row;
+        const waiting = pendingIds.get(row.prompt) ?? pendingNext;
+        if (waiting) {
+          if (waiting.got) row.got = waiting.got.text;
+          if (waiting.exp) row.exp = waiting.exp.text;
+          if (waiting === pendingNext) pendingNext = null;
+          else pendingIds.delete(row.prompt);
+        }
         return;
       }
       case 'got':
-      case 'exp':
-        if (lastRow && (int(c.prompt) === null || int(c.prompt) === lastRow.prompt)) lastRow[role] = str(c.tokens);
+      case 'exp': {
+        // Bound by the prompt index the line carries, whatever the order; without one, by the grammar: after
+        // its row (the last row of the block), or before the block's first row (the next row).
+        const prompt = int(c.prompt);
+        const text = str(c.tokens) ?? '';
+        const row = prompt === null ? lastRow : findOpenRow(openRowList, prompt);
+        if (row) row[role] = text;
+        else if (prompt === null) (pendingNext ??= {})[role] = { text, line: lineNo };
+        else {
+          const w = pendingIds.get(prompt) ?? {};
+          w[role] = { text, line: lineNo };
+          pendingIds.set(prompt, w);
+        }
         return;
+      }
       case 'tokenMatch': {
         const prev = r.tokenMatch[r.tokenMatch.length - 1];
         const block: TokenMatchBlock = {
@@ -135,6 +182,9 @@ export function createDriverReader(profile: Profile): DriverReader {
           rowTotals: r.openRows,
         };
         for (const row of openRowList) row.block = block.index;
+        unbind(r.unboundIds, pendingIds, pendingNext);
+        pendingIds.clear();
+        pendingNext = null;
         openRowList = [];
         r.openRows = emptyTotals();
         lastRow = null;
@@ -233,7 +283,9 @@ export function createDriverReader(profile: Profile): DriverReader {
       matchLine(compiled, line.endsWith('\r') ? line.slice(0, -1) : line, visit);
     },
     report(): DriverReport {
-      return structuredClone(r);
+      const snapshot = structuredClone(r);
+      unbind(snapshot.unboundIds, pendingIds, pendingNext);
+      return snapshot;
     },
   };
 }

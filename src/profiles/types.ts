@@ -186,6 +186,17 @@ export interface DriverReport {
   doctest: DoctestSummary[];
   ids: IdsLine[];
   engineTimer: EngineTimerLine[];
+  // The profile has an `ids` role: ids lines are declared, so a run without them was not seen by the harness.
+  declaresIds: boolean;
+  // got:/exp: lines that bound to no prompt row (their prompt's row never came in their block).
+  unboundIds: UnboundIdsLine[];
+}
+
+// A got:/exp: line left without its row; prompt is null when the line carried no prompt index.
+export interface UnboundIdsLine {
+  line: number;
+  role: 'got' | 'exp';
+  prompt: number | null;
 }
 
 // The incremental reader: push lines as they arrive (tS = harness monotonic seconds), ask for the report any time.

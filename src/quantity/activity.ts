@@ -2,6 +2,7 @@ import type { Quantity } from './types.js';
 import type { Silicon } from '../silicon/types.js';
 import type { WindowS } from './busy.js';
 import { isFiniteNumber, measured, refused } from './make.js';
+import { busyInWindow, type Span } from './busySpans.js';
 
 // SM activity over a window from NVML GPM metric pairs (issue #11). The driver's busy figure is the share of
 // time ANY kernel ran; GPM SM_UTIL is the share of SM-time with work, so a one-block kernel reads ~97% busy and
@@ -43,27 +44,27 @@ function one(key: ActivityKey, points: readonly GpmPoint[], window: WindowS | nu
   if (window === null || !isFiniteNumber(window.startS) || !isFiniteNumber(window.endS) || window.endS <= window.startS) {
     return refused(m.name, 'WINDOW_UNKNOWN', 'no decode window is known, so no SM activity is taken');
   }
-  let weighted = 0;
-  let coveredS = 0;
-  let intervals = 0;
+  // The pairs with a reading, as spans; a period the window cuts is split at its neighbours' level, as busy is.
+  const spans: Span[] = [];
   let unread = 0;
   for (const p of points) {
-    const overlapS = Math.min(p.tS, window.endS) - Math.max(p.tS - p.intervalS, window.startS);
-    if (!(overlapS > 0)) continue;
     const v = p[m.field];
+    const overlaps = Math.min(p.tS, window.endS) - Math.max(p.tS - p.intervalS, window.startS) > 0;
     if (v === null || !isFiniteNumber(v)) {
-      unread += 1;
+      if (overlaps) unread += 1;
       continue;
     }
-    weighted += v * overlapS;
-    coveredS += overlapS;
-    intervals += 1;
+    spans.push({ startS: p.tS - p.intervalS, endS: p.tS, pct: v });
   }
+  spans.sort((a, b) => a.endS - b.endS);
+  const inside = busyInWindow(spans, window.startS, window.endS);
+  const intervals = inside.spans;
+  const coveredS = inside.coveredS;
   const windowS = window.endS - window.startS;
   if (intervals < 2) {
     return refused(m.name, 'FEW_GPM_INTERVALS', `${intervals} GPM interval(s) with a ${m.field} reading overlap the ${windowS.toFixed(3)} s window${unread ? ` (${unread} unread)` : ''}; two are needed — lengthen the window or shorten the GPM interval (≥ 100 ms)`);
   }
-  return measured(m.name, 'gpmActivity', weighted / coveredS, '%', {
+  return measured(m.name, 'gpmActivity', inside.busyPctS / coveredS, '%', {
     intervals: { value: intervals, unit: 'intervals', label: 'GPM intervals overlapping the window' },
     windowS: { value: windowS, unit: 's', label: 'window' },
     coveredS: { value: coveredS, unit: 's', label: 'seconds covered' },

@@ -1,6 +1,7 @@
 import type { Quantity } from './types.js';
 import type { Silicon } from '../silicon/types.js';
 import { isFiniteNumber, measured, refused } from './make.js';
+import { busyInWindow, readingLevel, spansOf, type EdgeSplit, type Readings, type WindowBusy } from './busySpans.js';
 
 // The part of a driver utilization sample busy accounting needs (the samples file's util line fits it).
 export interface UtilPoint {
@@ -21,6 +22,9 @@ export interface BusyOptions {
   silicon?: Silicon | null;
   // Why the window is null, when it is: the load line never appeared (default) or no times were given.
   windowMissing?: 'load-line-absent' | 'no-arrival-times';
+  // What the readings are: 'driver' for the NVIDIA driver's truncated whole percents (the samples nh-gate
+  // writes), 'exact' (default) for readings taken as given. See readingLevel in busySpans.ts.
+  readings?: Readings;
 }
 
 // Both busy figures: the primary time-weighted mean and the seeds' nonzero-sample share (an upper bound).
@@ -47,59 +51,60 @@ function checkWindow(window: WindowS | null, opts: BusyOptions): WindowCheck {
   return { ok: true, window };
 }
 
-// Time-weighted mean of utilization clipped to the window: each sample covers the period ending at its tS
-// (its own periodS, else back to the previous sample, else the nominal period); coverage = covered / window.
+// Time-weighted mean of utilization over the window: each sample covers the period ending at its tS (its own
+// periodS, else back to the previous sample, else the nominal period); a period the window cuts is split at the
+// neighbouring samples' level (src/quantity/busySpans.ts); coverage = covered / window.
 export function busyFromSamples(samples: readonly UtilPoint[], windowOrNull: WindowS | null, opts: BusyOptions = {}): BusyFigures {
   const w = checkWindow(windowOrNull, opts);
   if (!w.ok) return { timeWeighted: refused(BUSY_NAME, w.reason, w.message), nonzeroShare: refused(BUSY_SHARE_NAME, w.reason, w.message) };
   const window = w.window;
   const usable = samples.filter((s) => isFiniteNumber(s.tS) && isFiniteNumber(s.gpuPct)).sort((a, b) => a.tS - b.tS);
+  const readings = opts.readings ?? 'exact';
+  const levels = usable.map((s) => ({ tS: s.tS, pct: readingLevel(s.gpuPct, readings), periodS: s.periodS }));
+  const inside = busyInWindow(spansOf(levels, opts.nominalPeriodS), window.startS, window.endS);
   const windowS = window.endS - window.startS;
-  let weighted = 0;
-  let coveredS = 0;
-  let inWindow = 0;
-  const periods: number[] = [];
-  let prevT: number | null = null;
-  for (const s of usable) {
-    const ownStartS = isFiniteNumber(s.periodS) && s.periodS > 0 ? s.tS - s.periodS : null;
-    const fallbackS = prevT ?? (opts.nominalPeriodS ? s.tS - opts.nominalPeriodS : null);
-    const startS = ownStartS === null ? fallbackS : Math.max(ownStartS, prevT ?? ownStartS); // periods never double-count
-    prevT = s.tS;
-    if (startS === null) continue;
-    const overlapS = Math.min(s.tS, window.endS) - Math.max(startS, window.startS);
-    if (overlapS <= 0) continue;
-    weighted += s.gpuPct * overlapS;
-    coveredS += overlapS;
-    inWindow += 1;
-    periods.push(s.tS - startS);
-  }
   const nonzeroShare = shareInWindow(usable, window);
   // A covered span that rounds to nothing of the window (a denormal sample period) measured nothing either.
-  if (inWindow === 0 || !(coveredS / windowS > 0)) {
+  if (inside.spans === 0 || !(inside.coveredS / windowS > 0)) {
     return {
       timeWeighted: refused(BUSY_NAME, 'NO_SAMPLES', `no utilization sample covers the window ${window.startS.toFixed(3)}:${window.endS.toFixed(3)} s — unmeasured, not 0%`),
       nonzeroShare,
     };
   }
-  periods.sort((a, b) => a - b);
+  const periods = [...inside.periodsS].sort((a, b) => a - b);
   const periodS = periods[Math.floor(periods.length / 2)] ?? 0;
   const timeWeighted = measured(
     BUSY_NAME,
     'busyTimeWeighted',
-    weighted / coveredS,
+    inside.busyPctS / inside.coveredS,
     '%',
     {
-      samples: { value: inWindow, unit: 'samples', label: 'driver samples overlapping the window' },
+      samples: { value: inside.spans, unit: 'samples', label: 'driver samples overlapping the window' },
       windowS: { value: windowS, unit: 's', label: 'window' },
-      coveredS: { value: coveredS, unit: 's', label: 'seconds covered by samples' },
-      coverage: { value: coveredS / windowS, unit: 'fraction', label: 'coverage' },
+      coveredS: { value: inside.coveredS, unit: 's', label: 'seconds covered by samples' },
+      coverage: { value: inside.coveredS / windowS, unit: 'fraction', label: 'coverage' },
       samplePeriodS: { value: periodS, unit: 's', label: 'median sample period' },
       // A window shorter than two driver periods is resolved only as finely as the samples: say so beside the figure.
       resolution: { value: windowS < 2 * periodS ? 'coarse' : 'fine', label: 'coarse: the window is shorter than two sample periods, so the figure includes activity outside it' },
+      edges: { value: edgeText(inside), label: 'how the sample periods cut by the window were split' },
+      readings: { value: READINGS_TEXT[readings], label: 'driver readings' },
     },
     { silicon: opts.silicon ?? null, provenance: { window: { startS: window.startS, endS: window.endS } } },
   );
   return { timeWeighted, nonzeroShare };
+}
+
+const READINGS_TEXT: Record<Readings, string> = {
+  driver: 'whole percents truncated by the driver: each reading of 1-99 counted at its midpoint (+0.5)',
+  exact: 'taken as given',
+};
+
+// "start …; end …" for the periods the window cut; 'none cut' when the window starts and ends on sample boundaries.
+function edgeText(b: WindowBusy): string {
+  const side = (edge: EdgeSplit | null, name: string, beyond: string): string | null =>
+    edge === null ? null : edge === 'neighbour' ? `${name}: the part outside charged at the level of the sample ${beyond} it` : `${name}: spread uniformly (no sample ${beyond} it)`;
+  const parts = [side(b.startEdge, 'start', 'before'), side(b.endEdge, 'end', 'after')].filter((p): p is string => p !== null);
+  return parts.length ? parts.join('; ') : 'none cut';
 }
 
 // The seeds' figure: samples taken inside the window that read > 0, over samples taken inside it. An upper bound.

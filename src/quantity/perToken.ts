@@ -1,6 +1,6 @@
 import type { Quantity, Provenance } from './types.js';
 import type { Silicon } from '../silicon/types.js';
-import { isFiniteNumber, measured, refused } from './make.js';
+import { isFiniteNumber, measured, refused, withheld } from './make.js';
 
 // Why the decode window is missing, when it is: the two cases have different remedies.
 export type WindowMissing = 'load-line-absent' | 'no-arrival-times';
@@ -15,6 +15,8 @@ export interface PerOutputTokenInput {
   // When given and below tokensCompared, the speed was measured on wrong tokens and is void.
   tokensMatched?: number | null;
   windowMissing?: WindowMissing;
+  // The clock the window was taken on, and why when it is not the harness's arrival stamps (SPEC §3).
+  clock?: { name: string; why: string | null };
   silicon?: Silicon | null;
   provenance?: Provenance;
 }
@@ -68,7 +70,29 @@ export function perOutputToken(input: PerOutputTokenInput): Quantity {
       decodeWindowS: { value: decodeWindowS, unit: 's', label: 'decode window' },
       tokensCompared: { value: tokensCompared, unit: 'tokens', label: 'tokens compared' },
       loadS: { value: loadS ?? null, unit: 's', label: 'engine load (outside the window, not subtracted)' },
+      ...(input.clock ? { clock: { value: input.clock.name, label: 'clock' } } : {}),
+      ...(input.clock?.why ? { clockWhy: { value: input.clock.why, label: 'why this clock' } } : {}),
     },
     extra,
   );
+}
+
+export const TOKENS_PER_SECOND = 'tokens per second';
+
+// Tokens per second, the figure llama-bench users read: the same two terms as per output token, divided the
+// other way. Derived from the per-token quantity (never measured twice), so a refusal carries over by name.
+export function tokensPerSecond(perToken: Quantity): Quantity {
+  if (perToken.status === 'withheld') return withheld(TOKENS_PER_SECOND, perToken.reason, perToken.message);
+  if (perToken.status === 'refused') return refused(TOKENS_PER_SECOND, perToken.reason, perToken.message);
+  const windowS = perToken.terms.decodeWindowS?.value;
+  const tokens = perToken.terms.tokensCompared?.value;
+  if (!isFiniteNumber(windowS) || !isFiniteNumber(tokens)) return refused(TOKENS_PER_SECOND, 'MISSING_TERM', `${perToken.name} carries no decode window or token count to divide`);
+  if (windowS <= 0) return refused(TOKENS_PER_SECOND, 'NON_POSITIVE_WINDOW', `decode window ${windowS.toFixed(3)} s is not positive`);
+  const extra: { silicon?: Silicon | null; provenance?: Provenance } = {};
+  if (perToken.silicon !== undefined) extra.silicon = perToken.silicon;
+  if (perToken.provenance !== undefined) extra.provenance = perToken.provenance;
+  return measured(TOKENS_PER_SECOND, 'tokensPerSecond', tokens / windowS, 'tokens/s', {
+    tokensCompared: { value: tokens, unit: 'tokens', label: 'tokens compared' },
+    decodeWindowS: { value: windowS, unit: 's', label: 'decode window' },
+  }, extra);
 }

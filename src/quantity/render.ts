@@ -1,20 +1,30 @@
 import type { Measured, Quantity, Term } from './types.js';
 
-// One place decides how many digits a unit gets, so the same figure never prints two ways.
-export function formatValue(value: number, unit: string): string {
+// One place decides how many digits a unit gets, so the same figure never prints two ways (the tables
+// print the bare number under a header that names the unit).
+export function formatBare(value: number, unit: string): string {
   if (!Number.isFinite(value)) return String(value);
   switch (unit) {
     case 's':
-      return `${value.toFixed(6)} s`;
+      return value.toFixed(6);
     case '%':
-      return `${value.toFixed(2)}%`;
+      return value.toFixed(2);
     case 'x':
-      return `${value.toFixed(3)}x`;
+      return value.toFixed(3);
     case 'fraction':
-      return `${(100 * value).toFixed(1)}%`;
+      return (100 * value).toFixed(1);
+    case 'tokens/s':
+      return value >= 10 ? value.toFixed(1) : value.toPrecision(3);
     default:
-      return `${Number(value.toPrecision(6))} ${unit}`;
+      return String(Number(value.toPrecision(6)));
   }
+}
+
+// A value with its unit, in the digits formatBare gives it.
+export function formatValue(value: number, unit: string): string {
+  const bare = formatBare(value, unit);
+  if (!Number.isFinite(value)) return bare;
+  return unit === '%' || unit === 'fraction' ? `${bare}%` : unit === 'x' ? `${bare}x` : `${bare} ${unit}`;
 }
 
 function num(t: Term | undefined): number | null {
@@ -37,8 +47,12 @@ const RENDERERS: Record<string, Renderer> = {
   perOutputToken: (q) => {
     const load = num(q.terms.loadS);
     const loadText = load === null ? 'engine load not reported' : `engine load ${load.toFixed(1)} s excluded`;
-    return `${q.name} ${q.value.toFixed(6)} s (decode window ${fixed(q.terms.decodeWindowS, 3)} s / ${fixed(q.terms.tokensCompared, 0)} tokens compared; ${loadText})`;
+    // The clock is named when it is not the harness's arrival stamps (the documented default).
+    const why = q.terms.clockWhy ? `; on the ${String(q.terms.clock?.value)}: ${String(q.terms.clockWhy.value)}` : '';
+    return `${q.name} ${q.value.toFixed(6)} s (decode window ${fixed(q.terms.decodeWindowS, 3)} s / ${fixed(q.terms.tokensCompared, 0)} tokens compared; ${loadText}${why})`;
   },
+  tokensPerSecond: (q) =>
+    `${q.name} ${formatValue(q.value, 'tokens/s')} (${fixed(q.terms.tokensCompared, 0)} tokens compared / decode window ${fixed(q.terms.decodeWindowS, 3)} s)`,
   busyTimeWeighted: (q) =>
     `${q.name} ${q.value.toFixed(2)}% (time-weighted mean of ${fixed(q.terms.samples, 0)} driver samples over a ${fixed(q.terms.windowS, 3)} s window; coverage ${formatValue(num(q.terms.coverage) ?? NaN, 'fraction')}, median sample period ${fixed(q.terms.samplePeriodS, 3)} s${q.terms.resolution?.value === 'coarse' ? '; window shorter than two sample periods — the figure includes activity outside it' : ''})`,
   busyNonzeroShare: (q) =>

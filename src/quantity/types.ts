@@ -29,6 +29,9 @@ export const REFUSAL_CODES = [
   'GPM_UNSUPPORTED',
   'FEW_GPM_INTERVALS',
   'THROTTLED',
+  // Clocks (issue 21): stamps that run backwards, and tokens that share one arrival stamp.
+  'CLOCK_BACKWARDS',
+  'ARRIVALS_COLLAPSED',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 

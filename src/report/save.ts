@@ -5,6 +5,8 @@ import { renderSummaryMd } from './summary.js';
 import { renderJunit } from './junit.js';
 import { abLegsSpec, busyTimelineSpec, renderSvg, type AbLegPoint, type TimelineInput } from './plots.js';
 import { writeAtomic } from '../io/atomic.js';
+import { renderHtml, type InlinePlot } from './html.js';
+import type { RunListener } from './live.js';
 import type { RunResult } from '../results/types.js';
 
 // Plot inputs gathered while legs run (they are not part of result.json: the raw data is in the leg files).
@@ -26,21 +28,18 @@ export function resultJson(r: RunResult): string {
 }
 
 // Writes every file of the run directory from the current result, atomically; called after each leg,
-// so a Ctrl-C or a crash of nh-gate itself leaves the finished legs on disk.
-export async function saveRun(r: RunResult, plots: PlotInputs): Promise<string[]> {
-  const written: string[] = [];
-  const plotFiles: string[] = [];
-  for (const t of plots.timelines) {
-    writeAtomic(join(r.runDir, t.file), await renderSvg(busyTimelineSpec(t.input)));
-    plotFiles.push(t.file);
-  }
-  if (plots.ab && plots.ab.legs.length > 0) {
-    writeAtomic(join(r.runDir, 'ab-per-token.svg'), await renderSvg(abLegsSpec(plots.ab.title, plots.ab.legs)));
-    plotFiles.push('ab-per-token.svg');
-  }
+// so a Ctrl-C or a crash of nh-gate itself leaves the finished legs on disk. Then tells the listener (the
+// text on stdout, the exports), so nothing is printed that is not already on disk.
+export async function saveRun(r: RunResult, plots: PlotInputs, live?: RunListener): Promise<string[]> {
+  const svgs: InlinePlot[] = [];
+  for (const t of plots.timelines) svgs.push({ file: t.file, svg: await renderSvg(busyTimelineSpec(t.input)) });
+  if (plots.ab && plots.ab.legs.length > 0) svgs.push({ file: 'ab-per-token.svg', svg: await renderSvg(abLegsSpec(plots.ab.title, plots.ab.legs)) });
+  for (const p of svgs) writeAtomic(join(r.runDir, p.file), p.svg);
+  const plotFiles = svgs.map((p) => p.file);
   writeAtomic(join(r.runDir, 'result.json'), resultJson(r));
   writeAtomic(join(r.runDir, 'summary.md'), renderSummaryMd(r, plotFiles));
   writeAtomic(join(r.runDir, 'junit.xml'), renderJunit(r));
-  written.push('result.json', 'summary.md', 'junit.xml', ...plotFiles);
-  return written;
+  writeAtomic(join(r.runDir, 'report.html'), renderHtml(r, svgs));
+  live?.saved(r);
+  return ['result.json', 'summary.md', 'junit.xml', 'report.html', ...plotFiles];
 }

@@ -1,7 +1,9 @@
 import { renderQuantity } from '../quantity/render.js';
 import type { RunResult } from '../results/types.js';
-import { legLines } from './text.js';
-import { formatReason } from '../verdict/reasons.js';
+import { legLines, verdictReasons } from './text.js';
+import { armRows, legRows, measuredFigures } from './rows.js';
+import { armGrid, legGrid, markdownLines, unmeasuredLines } from './tables.js';
+import { runWitness, witnessedWord } from '../verdict/witness.js';
 
 function cell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -10,10 +12,11 @@ function cell(s: string): string {
 // summary.md (also what goes to $GITHUB_STEP_SUMMARY): the verdict first, then legs, figures and files.
 export function renderSummaryMd(r: RunResult, plots: string[]): string {
   const out: string[] = [];
-  out.push(`## nh-gate ${r.command}: ${r.verdict.word}${r.status !== 'complete' ? ` (${r.status})` : ''}`);
+  out.push(`## nh-gate ${r.command}: ${witnessedWord(r.verdict.word, runWitness(r.legs))}${r.status !== 'complete' ? ` (${r.status})` : ''}`);
   out.push('');
   if (r.verdict.claim) out.push(`claim decided: ${cell(r.verdict.claim)}`, '');
-  if (r.verdict.reasons.length) out.push(...r.verdict.reasons.map((x) => `- ${cell(formatReason(x))}`), '');
+  const why = verdictReasons(r);
+  if (why.length) out.push(...why.map((x) => `- ${cell(x)}`), '');
   out.push('| | |', '|---|---|');
   if (r.recipe) out.push(`| recipe | ${r.recipe.name} |`);
   if (r.golden) out.push(`| golden | ${r.golden.name} (revision ${r.golden.revision.slice(0, 16)}) |`);
@@ -23,12 +26,17 @@ export function renderSummaryMd(r: RunResult, plots: string[]): string {
   if (r.build) out.push(`| build | ${r.build.verdict}: ${cell(r.build.message)}; compile errors ${r.build.compileErrors}; ENOSPC ${r.build.enospcHits} |`);
   out.push(`| started | ${r.startedAt} |`, '');
   if (r.legs.length) {
-    out.push('| leg | arm | end | tokens | verdict | binary |', '|---|---|---|---|---|---|');
-    for (const l of r.legs) {
-      const tok = l.tokens ? `${l.tokens.matched}/${l.tokens.compared}` : '—';
-      out.push(`| ${l.index + 1} | ${cell(l.label)} | ${cell(l.process.end)} | ${tok} | ${l.verdict} | \`${l.binarySha256?.slice(0, 12) ?? '?'}\` |`);
-    }
-    out.push('');
+    // The compact leg table (figures measured in at least one leg, time, verdict), with how each leg ended and its binary.
+    const rows = legRows(r);
+    const g = legGrid(rows);
+    g.head.push('end', 'binary');
+    g.right.push(false, false);
+    g.rows.forEach((row, i) => row.push(r.legs[i]!.process.end, `\`${r.legs[i]!.binarySha256?.slice(0, 12) ?? '?'}\``));
+    out.push(...markdownLines(g), '');
+    const unmeasured = unmeasuredLines(rows);
+    if (unmeasured.length) out.push(...unmeasured.map((x) => `- ${cell(x)}`), '');
+    const arms = armRows(rows);
+    if (arms.length) out.push('### Arms', '', ...markdownLines(armGrid(arms, measuredFigures(rows))), '');
   }
   const figures = Object.values(r.quantities);
   if (figures.length) {

@@ -9,6 +9,7 @@ import { z } from 'zod';
 const LedgerLineSchema = z.looseObject({ schemaVersion: z.literal(1), siliconKey: z.string().nullable() });
 import type { RunResult } from './types.js';
 import { sequentialKey } from './comparison.js';
+import { runWitness } from '../verdict/witness.js';
 
 // One ledger line: a run's measured figures keyed by the silicon they were taken on, so a later run
 // finds its baseline by silicon key rather than by a constant someone typed.
@@ -23,6 +24,8 @@ export interface LedgerEntry {
   siliconKey: string | null;
   binarySha256: string[];
   verdict: string;
+  // Who saw the ids of the run's token verdicts (harness or only the engine); absent when none was judged.
+  witness?: 'harness' | 'engine';
   // lo/hi: the figure's interval where the run computed one (history weights each point by it).
   figures: Record<string, { value: number; unit: string; lo?: number; hi?: number }>;
   runDir: string;
@@ -58,6 +61,7 @@ export function ledgerEntry(r: RunResult): LedgerEntry {
   add('', r.quantities);
   for (const [k, iv] of Object.entries(figureIntervals(r))) if (figures[k] && Number.isFinite(iv.lo) && Number.isFinite(iv.hi)) Object.assign(figures[k], iv);
   for (const leg of r.legs) add(`leg${leg.index + 1}.`, leg.quantities);
+  const witness = runWitness(r.legs);
   return {
     schemaVersion: 1,
     at: r.finishedAt ?? new Date().toISOString(),
@@ -69,6 +73,7 @@ export function ledgerEntry(r: RunResult): LedgerEntry {
     siliconKey: r.silicon ? siliconKey(r.silicon) : null,
     binarySha256: [...new Set(r.legs.map((l) => l.binarySha256).filter((s): s is string => s !== null))],
     verdict: r.verdict.word,
+    ...(witness ? { witness } : {}),
     figures,
     runDir: r.runDir,
   };

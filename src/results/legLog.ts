@@ -19,6 +19,7 @@ export const LegLogHeaderSchema = z.strictObject({
   index: z.number().int().nonnegative(),
   arm: z.enum(['A', 'B', 'single']),
   label: z.string(),
+  requireWitness: z.literal('harness').optional().describe("the gate's \"witness\": \"harness\" (a pass from counters alone is VOID)"),
 });
 
 export const LegLogTrailerSchema = z.strictObject({

@@ -5,6 +5,7 @@ import type { VerdictRecord } from '../verdict/record.js';
 import type { AbForm, Comparison, Deviation } from './comparison.js';
 import type { Reason } from '../verdict/reasons.js';
 import type { BuildRecord } from '../build/types.js';
+import type { ProcessRun } from '../exec/types.js';
 
 // result.json's schema version; bump on any breaking change to the shapes below.
 export const RESULT_SCHEMA_VERSION = 1;
@@ -21,6 +22,9 @@ export interface ProcessSummary {
   startS: number;
   endS: number;
   lastLines: string[];
+  // What containment killed besides the leader (its group's leftovers and what escaped the group, each with the
+  // mark that found it), whether the output pipes were held past the sweep, and which mechanisms held.
+  contained?: NonNullable<ProcessRun['contained']>;
 }
 
 // One prompt judged against the golden by the harness.
@@ -39,6 +43,9 @@ export interface PromptJudgement {
 export interface TokenJudgement {
   // engine claim: the rows carried counts only, no ids; the harness compared nothing itself.
   source: 'events' | 'printed ids' | 'printed rows' | 'engine claim';
+  // Who saw the ids the verdict rests on (SPEC §2): the harness (events or id lines it read) or only the engine
+  // (its counters and verdict line). A pass the harness did not see is printed and stored as the engine's claim.
+  witness: 'harness' | 'engine';
   mode: string;
   prompts: PromptJudgement[];
   compared: number;
@@ -75,6 +82,8 @@ export interface LegRecord {
   decodeWindow: { startS: number; endS: number; source: string } | null;
   engineWindow: { startS: number; endS: number } | null;
   tokens: TokenJudgement | null;
+  // Who saw the ids the leg's token verdict rests on (tokens.witness, lifted for every output); null: not judged.
+  witness?: 'harness' | 'engine' | null;
   crossCheck: CrossCheck | null;
   referenceTierLines: number;
   counters: Record<string, number>;

@@ -80,7 +80,15 @@ export interface NativeMeta {
   failedAtMonoS: number | null;
   gpmStatus: string;
   utilStatus: string;
+  // After stop, a driver sample wholly past the stop instant was collected (so the period the stop cuts, and
+  // the level after it, are both in the file).
   tailCovered: boolean;
+  // Driver samples buffered at start and the seconds they spanned (how long the buffer holds), the drain cadence
+  // chosen from it, and how many samples followed a gap (buffer overrun or a paused driver; left uncovered).
+  bufferSamples?: number;
+  bufferSpanS?: number;
+  utilEveryS?: number;
+  utilGaps?: number;
   // Thread CPU seconds by activity (attributes the sampler's cost).
   cpuByActivity?: { utilS: number; polledAndClocksS: number; gpmS: number; procsS: number };
 }
@@ -91,6 +99,7 @@ export interface NativeSamplerOptions {
   utilEveryMs?: number;
   gpmIntervalMs?: number;
   procsEveryMs?: number;
+  // How long stop() waits at most for that sample (default 1500 ms).
   tailMs?: number;
 }
 
@@ -110,7 +119,12 @@ export interface NativeBinding {
   monotonicNowS(): number;
   clockOffset(): NativeClockOffset;
   Sampler: new (opts?: NativeSamplerOptions) => NativeSampler;
+  // Containment (native/addon/src/subreaper.cc; optional: an addon built before it lacks them).
+  setChildSubreaper?(): { ok: true } | { ok: false; code: 'UNSUPPORTED' | 'PRCTL_FAILED'; message: string };
+  isChildSubreaper?(): boolean;
+  // Collects a dead child re-parented here; never a pid Node spawned itself.
+  reapChild?(pid: number): boolean;
 }
 
 // The abiVersion this TypeScript expects; a stale .node from an older build is refused by name.
-export const EXPECTED_ABI_VERSION = 1;
+export const EXPECTED_ABI_VERSION = 2;

@@ -7,11 +7,12 @@ export type SamplerBackend = 'nvml' | 'nvidia-smi' | 'none';
 export interface BusySamplerOptions {
   deviceIndex?: number;
   // Poll period: NVML default 250 ms for clocks/reasons/GPM (the driver's buffered ~200 ms utilization samples are
-  // drained every 2 s: one drain costs ~1.5 ms of CPU), nvidia-smi default 100 ms.
+  // drained far less often, see utilEveryMs), nvidia-smi default 100 ms.
   periodMs?: number;
-  // NVML: how often the driver's buffered utilization samples are drained (default 2000 ms).
+  // NVML: how often the driver's buffered utilization samples are drained (default: half the span the driver's
+  // buffer held at start, 0.5 to 20 s — each drain costs ~1.5 ms of CPU on an H200).
   utilEveryMs?: number;
-  // NVML GPM pair spacing (default 500 ms, never below 100 ms: shorter pairs read 0.0 with success).
+  // NVML GPM pair spacing (default 1000 ms, never below 100 ms: shorter pairs read 0.0 with success).
   gpmIntervalMs?: number;
   samplesPath: string;
   // Refuse to fall back: e.g. ['nvml'] makes a missing addon an error instead of a quieter instrument.

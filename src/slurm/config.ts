@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { seconds } from '../config/bounds.js';
 import { parseJsonFile } from '../config/load.js';
 import { NhGateError } from '../errors.js';
 
@@ -22,15 +23,15 @@ export const SlurmConfigSchema = z.strictObject({
     .describe('series: one allocation holds the node for the whole series and each leg is a job step in it (the GPU lock spans the series); block: one allocation per ABBA block; leg: each leg its own job'),
   nodeLock: z.string().min(1).default('/tmp/nh-gate-gpu-%n.lock')
     .describe("the node-local GPU lock an allocation holds while it lives (%n: the node's name); point NH_GATE_LOCK at it for local runs on that node"),
-  nodeLockWaitS: z.number().nonnegative().default(15).describe("how long a new allocation's holder waits for the node's GPU lock (a holder being torn down may keep it a moment) before the allocation ends NODE_LOCKED"),
+  nodeLockWaitS: seconds({ zero: true }).default(15).describe("how long a new allocation's holder waits for the node's GPU lock (a holder being torn down may keep it a moment) before the allocation ends NODE_LOCKED"),
   copyMode: z.enum(['shared', 'copy-back']).default('shared')
     .describe('shared: the leg writes straight into the run directory; copy-back: it writes under nodeScratch and the job copies its files back at the end'),
   nodeScratch: z.string().min(1).default('/tmp').describe('node-local directory for copy-back'),
   export: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]).describe("names of this shell's variables handed to the leg (the leg's own environment always is)"),
-  startTimeoutS: z.number().positive().default(600).describe('a job still pending after this long is cancelled: that leg is VOID NEVER_STARTED'),
-  timeMarginS: z.number().nonnegative().default(120).describe("added to the leg's timeout for the job's --time"),
-  pollS: z.number().positive().default(0.5).describe('how often the job state is read'),
-  recordWaitS: z.number().nonnegative().default(30).describe("how long a COMPLETED job's record may take to appear on the shared filesystem (NFS lookup caches)"),
+  startTimeoutS: seconds().default(600).describe('a job still pending after this long is cancelled: that leg is VOID NEVER_STARTED'),
+  timeMarginS: seconds({ zero: true }).default(120).describe("added to the leg's timeout for the job's --time"),
+  pollS: seconds({ min: 0.01 }).max(3600).default(0.5).describe('how often the job state is read'),
+  recordWaitS: seconds({ zero: true }).default(30).describe("how long a COMPLETED job's record may take to appear on the shared filesystem (NFS lookup caches)"),
   node: z.string().min(1).optional().describe("node binary on the nodes (default: this one's path)"),
   runner: z.string().min(1).optional().describe("the leg runner on the nodes (default: this package's dist/slurm/runner.js)"),
 });

@@ -11,6 +11,10 @@ export const VOID_CODES = [
   // --executor slurm: how a leg's job was lost (src/slurm/state.ts); --resume RUN_DIR runs these legs again.
   'SLURM_CANCELLED', 'SLURM_TIMEOUT', 'SLURM_NODE_LOST', 'SLURM_PREEMPTED', 'SLURM_OUT_OF_MEMORY', 'SLURM_LAUNCH_FAILED',
   'SLURM_FAILED', 'SLURM_LOST', 'SLURM_REJECTED', 'NEVER_STARTED', 'RUN_DIR_UNREACHABLE', 'NODE_LOCKED',
+  // The witness rule (src/gates/leg/witness.ts): ids the recipe declared that the harness did not see.
+  'EVENTS_MISSING', 'EVENTS_EMPTY', 'EVENTS_UNPARSABLE', 'EVENTS_TRUNCATED', 'EVENTS_INCONSISTENT', 'IDS_MISSING', 'NOT_WITNESSED',
+  // The engine exited 1 before it loaded (src/gates/leg/failure.ts): a failure, never a DIVERGENCE.
+  'LOAD_FAILED',
 ] as const;
 export type VoidCode = (typeof VOID_CODES)[number];
 

@@ -1,6 +1,7 @@
 import { VERDICT_CLASS, type ExitClass, type VerdictWord } from './words.js';
 import type { LegRecord } from '../results/types.js';
 import { formatReason, type Reason } from './reasons.js';
+import { witnessedWord } from './witness.js';
 
 // The one verdict value a run ends with. Every output serialises this value and decides nothing again:
 // the text verdict line, summary.md, junit.xml (by exitClass), the ledger line (by word), --json (as is)
@@ -15,6 +16,8 @@ export interface VerdictRecord {
   // What an A/B verdict decided, in one line: the claim's test, metric and bound
   // ("non-inferiority of perOutputToken: B/A ≤ 1.1000"); absent for verdicts that decide no claim.
   claim?: string;
+  // Who saw the ids of the token verdicts this rests on (src/verdict/witness.ts); absent where none was judged.
+  witness?: 'harness' | 'engine' | null;
 }
 
 // How JUnit shows an exit class: a pass, a failure (the gate failed; a SHORT run is a failed run), or an
@@ -28,10 +31,11 @@ export const JUNIT_OUTCOME: Record<ExitClass, 'pass' | 'failure' | 'error'> = {
   internal: 'error',
 };
 
-// The verdict as one line: word, the claim it decided, then its reasons.
+// The verdict as one line: word (a pass the harness did not witness as the engine's claim), the claim it
+// decided, then its reasons.
 export function verdictLine(v: VerdictRecord): string {
   const claim = v.claim ? ` (${v.claim})` : '';
-  return `${v.word}${claim}${v.reasons.length ? ` — ${v.reasons.map(formatReason).join('; ')}` : ''}`;
+  return `${witnessedWord(v.word, v.witness)}${claim}${v.reasons.length ? ` — ${v.reasons.map(formatReason).join('; ')}` : ''}`;
 }
 
 // The class of one leg's verdict; an engine that refused its input (exit 2) is a usage error, not a void.

@@ -15,7 +15,7 @@ export type HypothesisWord = (typeof HYPOTHESIS_WORDS)[number];
 // Every word a run's verdict may carry.
 export const VERDICT_WORDS = [
   ...TOKEN_WORDS, ...HYPOTHESIS_WORDS,
-  'MEASURED', 'NOT MEASURED', 'REFUSED', 'BUILT', 'FAILED', 'CAUGHT', 'SURVIVED', 'TIMEOUT', 'GREEN', 'RED',
+  'MEASURED', 'NOT MEASURED', 'REFUSED', 'BUILT', 'FAILED', 'CAUGHT', 'CAUGHT BY SANITIZER', 'SURVIVED', 'TIMEOUT', 'GREEN', 'RED',
 ] as const;
 export type VerdictWord = (typeof VERDICT_WORDS)[number];
 
@@ -27,6 +27,8 @@ export const VERDICT_CLASS: Record<VerdictWord, ExitClass> = {
   MEASURED: 'passed',
   BUILT: 'passed',
   CAUGHT: 'passed',
+  // A mutation survivor that the recipe's sanitizer build of its suites catches (mutate's re-judge).
+  'CAUGHT BY SANITIZER': 'passed',
   GREEN: 'passed',
   DIVERGENCE: 'failed',
   SURVIVED: 'failed',

@@ -1,3 +1,6 @@
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 // Line shapes quoted from the SPEC and the seeds; tests build logs from these, never from the parser's regexes.
 export const A3_PASS = [
   '[nemotron-h] libvllm 0.0.3+cuda (ABI 21, header 21)',
@@ -30,4 +33,26 @@ export const ARM_PREFILL = 'ARM step T=5 nd=0 np=1 state_update_rows=0 chunk_sca
 // A leg log as nh-gate stores it: arrival seconds, TAB, the engine's line.
 export function timed(lines: readonly string[], times: readonly number[]): string[] {
   return lines.map((l, i) => `${(times[i] ?? 0).toFixed(6)}\t${l}`);
+}
+
+// A golden written by the tests themselves (goldens/ is not copied into Stryker's sandbox): four prompts,
+// three tokens each, with a margin and a runner-up per token.
+export function tinyGolden(): Record<string, any> {
+  return {
+    schemaVersion: 1, name: 'nh-ref-tiny', oracle: { name: 'o', version: '1' }, checkpoint: { name: 'c', revision: 'r' },
+    sampling: { kind: 'greedy', maxNewTokens: 3 }, capturedAt: 't', capturedHost: 'h', engineConfigRecorded: 'yes',
+    nearTie: { licensed: true, maxMarginNats: 0.01 }, determinism: { runs: 2, multiValuedCells: 0 },
+    prompts: [0, 1, 2, 3].map((id) => ({ id, promptTokens: [1, 2], tokens: [5, 6, 7], top2MarginNats: [1, 2, 3], runnerUp: [8, 9, 10] })),
+  };
+}
+
+// A project folder holding the shipped nh-ref recipe and tinyGolden() as goldens/nh-ref-tiny, so that a gate or
+// recipe validated in it resolves its references (validate resolves them as a run does).
+export function configProject(repoRoot: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-project-'));
+  mkdirSync(join(dir, 'recipes'));
+  mkdirSync(join(dir, 'goldens', 'nh-ref-tiny'), { recursive: true });
+  copyFileSync(join(repoRoot, 'recipes', 'nh-ref.json'), join(dir, 'recipes', 'nh-ref.json'));
+  writeFileSync(join(dir, 'goldens', 'nh-ref-tiny', 'golden.json'), JSON.stringify(tinyGolden()));
+  return dir;
 }

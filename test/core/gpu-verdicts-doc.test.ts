@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GateSchema } from '../../src/config/gate.js';
@@ -23,5 +23,21 @@ describe('docs/gpu-verdicts.md examples', () => {
     expect(r.success).toBe(false);
     const quoted = /is `criteria\.metrics\.0\.form: (.*?)`/.exec(doc)![1]!;
     expect(`${r.error!.issues[0]!.path.join('.')}: ${r.error!.issues[0]!.message}`).toContain(`metrics.0.form: ${quoted}`);
+  });
+
+  // Issue #23: the after-table is the H200 battery's own busy-table.md, pasted. Until evidence/h200-r3/ holds that
+  // file the region carries a marked placeholder; once it does, the region must be that table, byte for byte.
+  it('the busy after-table is the committed battery output, or a marked placeholder until it is committed', () => {
+    const region = /<!-- busy-table h200-r3: [^\n]*-->\n([\s\S]*?)\n<!-- \/busy-table -->/.exec(doc);
+    expect(region, 'the marked busy-table region is missing from docs/gpu-verdicts.md').not.toBeNull();
+    const body = region![1]!.trim();
+    const evidence = join(root, 'evidence/h200-r3/busy-table.md');
+    if (existsSync(evidence)) {
+      expect(body, 'paste evidence/h200-r3/busy-table.md over the placeholder').toBe(readFileSync(evidence, 'utf8').trim());
+      expect(body).not.toMatch(/PENDING/);
+      expect(body.split('\n')[0]).toBe('| load | duty | window | truth (CUDA events) | nh-gate busy | error | same samples, round-2 rule | error |');
+    } else {
+      expect(body).toMatch(/^PENDING: the H200 run of `scripts\/gpu\/prove\.sh` \(issue #23\)/);
+    }
   });
 });

@@ -63,13 +63,16 @@ describe('nemotron-h profile', () => {
 
   it('SHORT rows, REFUSING and SHORT verdicts', () => {
     const r = read([
-      '[nemotron-h] prompt 0: prompt_tokens=5 generated=20 golden_width=32 compared=20 matched=20 wall=1.5s  <-- SHORT RUN',
-      '[nemotron-h] TOKEN MATCH: 20/20 over 1 prompt(s) (full rows=0, short rows=1, mode=decode)',
+      // The suffix exactly as vllm.cpp's nemotron-h-gen prints it (examples/nemotron_h_gen/main.cpp).
+      '[nemotron-h] prompt 0: prompt_tokens=5 generated=20 golden_width=32 compared=20 matched=20 wall=1.5s  <-- SHORT RUN, not a full row',
+      '[nemotron-h] prompt 1: prompt_tokens=5 generated=20 golden_width=32 compared=20 matched=20 wall=1.5s <-- SHORT RUN',
+      '[nemotron-h] prompt 2: prompt_tokens=5 generated=32 golden_width=32 compared=32 matched=32 wall=1.5s',
+      '[nemotron-h] TOKEN MATCH: 72/72 over 3 prompt(s) (full rows=1, short rows=2, mode=decode)',
       '[nemotron-h] SHORT: 1 row(s) generated fewer tokens than the golden width',
       '[nemotron-h] REFUSING: golden width 32 exceeds max_new_tokens 16',
     ]);
-    expect(r.prompts[0]).toMatchObject({ short: true, compared: 20 });
-    expect(r.tokenMatch[0]?.rowTotals.shortRows).toBe(1);
+    expect(r.prompts.map((p) => [p.prompt, p.short, p.compared])).toEqual([[0, true, 20], [1, true, 20], [2, false, 32]]);
+    expect(r.tokenMatch[0]?.rowTotals.shortRows).toBe(2);
     expect(r.verdicts).toMatchObject([
       { kind: 'SHORT', detail: '1 row(s) generated fewer tokens than the golden width' },
       { kind: 'REFUSING', detail: 'golden width 32 exceeds max_new_tokens 16' },
@@ -287,7 +290,7 @@ describe('registry and profile files', () => {
     expect(() => resolveProfile(badRe)).toThrow(/does not compile/);
     expect(() => resolveProfile(join(dir, 'missing.json'))).toThrow(/cannot read profile/);
     writeFileSync(join(dir, 'notjson.json'), '{');
-    expect(() => resolveProfile(join(dir, 'notjson.json'))).toThrow(/not JSON/);
+    expect(() => resolveProfile(join(dir, 'notjson.json'))).toThrow(/not valid JSON: the text ends too soon: a '}' was expected \(line 1, column 2\)/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { perOutputToken } from '../../src/quantity/perToken.js';
+import { perOutputToken, tokensPerSecond } from '../../src/quantity/perToken.js';
 import { busyFromSamples } from '../../src/quantity/busy.js';
 import { compareToBaseline, delta, ratio } from '../../src/quantity/compare.js';
 import { isMeasured, measured, refused, withheld } from '../../src/quantity/make.js';
@@ -42,6 +42,12 @@ function scenarios(): Record<string, Quantity> {
     perTokenNegWindow: perOutputToken({ decodeWindowS: -2, tokensCompared: 96 }),
     perTokenWrong: perOutputToken({ decodeWindowS: 10, tokensCompared: 96, tokensMatched: 93 }),
     perTokenUnderflow: perOutputToken({ decodeWindowS: 5e-324, tokensCompared: 2 }),
+    tokensPerSecond: tokensPerSecond(perTok),
+    tokensPerSecondSlow: tokensPerSecond(perOutputToken({ decodeWindowS: 300, tokensCompared: 21 })),
+    tokensPerSecondRefused: tokensPerSecond(perOutputToken({ decodeWindowS: 10, tokensCompared: 96, tokensMatched: 93 })),
+    tokensPerSecondNoTerms: tokensPerSecond(measured('per output token', 'perOutputToken', 0.1, 's', {})),
+    tokensPerSecondZeroWindow: tokensPerSecond(measured('per output token', 'perOutputToken', 0.1, 's', { decodeWindowS: { value: 0, unit: 's' }, tokensCompared: { value: 3, unit: 'tokens' } })),
+    tokensPerSecondWithheld: tokensPerSecond(withheld('w', 'CROSS_SILICON', 'elsewhere')),
     busyMeasured: b1.timeWeighted,
     busyShare: b1.nonzeroShare,
     busyNoWindow: nowin.timeWeighted,

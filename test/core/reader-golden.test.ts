@@ -11,7 +11,7 @@ import { A3_PASS, ARM_DECODE, ARM_PREFILL, DOCTEST_GREEN, DOCTEST_RED, FEATURES_
 const GOLDEN = join(import.meta.dirname, 'golden', 'reader.json');
 
 const EVERYTHING = [
-  '[nemotron-h]   got: 1 2 (before any row: ignored)',
+  '[nemotron-h]   got: 1 2 (before any row: binds to the next row, by the grammar)',
   ...FEATURES_121A,
   '--   CUDA feature always-on: ENABLED',
   '--   nh-ref feature mamba-gemv: ENABLED for [90, 121a]',

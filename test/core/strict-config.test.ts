@@ -1,22 +1,23 @@
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateFile } from '../../src/config/validate.js';
 import { editDistance, nearestKey, knownKeysAt } from '../../src/config/nearest.js';
 import { RecipeSchema } from '../../src/config/recipe.js';
+import { configProject } from './fixtures.js';
 import { namedGroups, regexError } from '../../src/config/regex.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const recipe = (): Record<string, any> => JSON.parse(readFileSync(join(ROOT, 'recipes/nh-ref.json'), 'utf8'));
 const gate = (): Record<string, any> => JSON.parse(readFileSync(join(ROOT, 'gates/nh-ref/decode-step-ab.json'), 'utf8'));
 
+// Validated inside a project that has the recipe and golden the shipped gate names (references resolve).
 function check(sub: string, name: string, json: unknown): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'nh-strict-'));
+  const dir = configProject(ROOT);
   mkdirSync(join(dir, sub), { recursive: true });
   const file = join(dir, sub, name);
   writeFileSync(file, JSON.stringify(json));
-  return validateFile(file, ROOT).issues;
+  return validateFile(file, dir).issues;
 }
 
 describe('strict configs: an unknown key is an error naming the nearest known key', () => {

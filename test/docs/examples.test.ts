@@ -7,7 +7,7 @@ import { ensureEngineBuilt, repoRoot } from '../helpers/engine.js';
 
 // Every `npx nh-gate …  # exit N (WORD)` line in these docs is run, in file order, against one results
 // directory, and must exit with one of the stated codes and print one of the stated words.
-const DOCS = ['docs/statistics.md', 'docs/history.md'];
+const DOCS = ['docs/statistics.md', 'docs/history.md', 'docs/output.md'];
 
 interface Example { doc: string; argv: string[]; exits: number[]; words: string[] }
 
@@ -28,6 +28,7 @@ describe('doc examples run as written', () => {
   it('finds the examples (a doc edit that drops them is caught)', () => {
     expect(examples('docs/statistics.md').length).toBeGreaterThanOrEqual(3);
     expect(examples('docs/history.md').length).toBeGreaterThanOrEqual(2);
+    expect(examples('docs/output.md').length).toBeGreaterThanOrEqual(2);
   });
 
   it('each example exits as stated and prints its verdict word', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cpuContention, treeOf, trackTree } from '../../src/exec/ours.js';
 import { runProcess } from '../../src/exec/spawn.js';
 
-const proc = (pid: number, ppid: number, pgrp: number) => ({ pid, ppid, pgrp, state: 'S', startTicks: 0, cpuTicks: 0 });
+const proc = (pid: number, ppid: number, pgrp: number) => ({ pid, ppid, pgrp, session: pgrp, state: 'S', startTicks: 0, cpuTicks: 0 });
 
 describe('ours = the leg\'s whole process tree', () => {
   it('children and grandchildren by ppid, the group, and pids already seen (re-parented)', () => {

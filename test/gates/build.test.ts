@@ -33,16 +33,25 @@ describe('build log facts', () => {
     expect(readBuildLog(['ninja: no work to do.']).noWork).toBe(true);
   });
 
-  it('shows ninja progress on a TTY only', () => {
+  it('shows ninja progress: one rewritten line on a TTY, a plain line per twentieth of the steps elsewhere', () => {
     expect(ninjaProgress('[7/120] Building')).toEqual({ done: 7, total: 120 });
     const out: string[] = [];
     const tty = progressWriter(true, (s) => out.push(s));
     tty.line('[1/2] x'); tty.end();
-    expect(out.join('')).toContain('1/2');
-    const quiet: string[] = [];
-    const pipe = progressWriter(false, (s) => quiet.push(s));
-    pipe.line('[1/2] x'); pipe.end();
-    expect(quiet).toEqual([]);
+    expect(out).toEqual(['\r[nh-gate build] 1/2', '\n']);
+    const log: string[] = [];
+    const pipe = progressWriter(false, (s) => log.push(s));
+    for (let i = 1; i <= 100; i++) pipe.line(`[${i}/100] Building CXX object src/f${i}.cpp.o`);
+    pipe.line('-- not a step'); pipe.end();
+    expect(log).toHaveLength(21);
+    expect(log[0]).toBe('[nh-gate build] 1/100 Building CXX object src/f1.cpp.o\n');
+    expect(log[1]).toBe('[nh-gate build] 5/100 Building CXX object src/f5.cpp.o\n');
+    expect(log.at(-1)).toBe('[nh-gate build] 100/100 Building CXX object src/f100.cpp.o\n');
+    expect(log.every((l) => l.endsWith('\n') && !l.includes('\r'))).toBe(true);
+    const few: string[] = [];
+    const small = progressWriter(false, (s) => few.push(s));
+    for (const l of ['[1/3] a', '[2/3] b', '[3/3] c']) small.line(l);
+    expect(few).toEqual(['[nh-gate build] 1/3 a\n', '[nh-gate build] 2/3 b\n', '[nh-gate build] 3/3 c\n']);
   });
 
   it('expands placeholders per argv element and names an unknown one', () => {

@@ -16,6 +16,9 @@ d="$FAKE_DECODE_S"; [ -n "$d" ] || d=0.1
 l="$FAKE_LOAD_S"; [ -n "$l" ] || l=0.05
 # FAKE_COUNT_FILE counts the driver's runs; run number FAKE_SLOW_RUN decodes for FAKE_SLOW_S instead (one slow leg of a series).
 if [ -n "$FAKE_COUNT_FILE" ]; then n=$(( $(cat "$FAKE_COUNT_FILE" 2>/dev/null || echo 0) + 1 )); echo "$n" >"$FAKE_COUNT_FILE"; [ "$n" = "$FAKE_SLOW_RUN" ] && d="$FAKE_SLOW_S"; fi
+# FAKE_HOLD_FILE (with FAKE_COUNT_FILE): from the second run on, the driver waits (up to 60 s) for that file before
+# it loads: a test releases it only after it has seen the first leg's line, so a line printed at the end cannot pass.
+if [ -n "$FAKE_HOLD_FILE" ] && [ -n "$n" ] && [ "$n" -ge 2 ]; then i=0; while [ ! -e "$FAKE_HOLD_FILE" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; fi
 [ "$mode" = "noload" ] || { sleep "$l"; echo "[nh-ref] engine loaded in $l s"; }
 case "$mode" in
   hang) sleep 30 & echo "child $!"; wait; exit 0;;

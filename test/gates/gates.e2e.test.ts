@@ -31,7 +31,8 @@ describe('a3 against stand-in drivers (failures on demand)', () => {
     const out = await runA3({ argv: [], inputs, arch: '90', mode: 'decode', jobs: 1, resultsBase: isolate() }, await depsWithFakeGpu());
     expect(out.result.verdict.word).toBe('STRICT PASS');
     const leg = out.result.legs[0]!;
-    expect(leg.quantities.busy).toMatchObject({ status: 'measured', value: 50 });
+    // The stand-in's readings of 50 are an 'nvml' file's: driver whole percents, counted at their midpoint (issue #23).
+    expect(leg.quantities.busy).toMatchObject({ status: 'measured', value: 50.5 });
     const w = leg.decodeWindow!;
     expect(w.endS - w.startS).toBeGreaterThan(0.25);
     expect(leg.loadLine.tS).toBe(w.startS);
@@ -105,7 +106,7 @@ describe('busy', () => {
   it('opens the window at the marker line and refuses when the marker never appears', async () => {
     const deps = await depsWithFakeGpu();
     const ok = await runBusy({ argv: [], command: ['sh', '-c', 'sleep 0.3; echo engine loaded; sleep 0.3; echo done'], startMarker: 'engine loaded', resultsBase: isolate() }, deps);
-    expect(ok.result.quantities.busy).toMatchObject({ status: 'measured', value: 50 });
+    expect(ok.result.quantities.busy).toMatchObject({ status: 'measured', value: 50.5 });
     const w = (ok.result.comparison as { window: { startS: number; endS: number } }).window;
     expect(w.endS - w.startS).toBeGreaterThan(0.2);
     expect(w.endS - w.startS).toBeLessThan(0.5);
@@ -132,7 +133,7 @@ describe('busy', () => {
     const w = (ok.result.comparison as { window: { startS: number; endS: number } }).window;
     expect(w.endS - w.startS).toBeGreaterThan(0.25);
     expect(w.endS - w.startS).toBeLessThan(0.5);
-    expect(ok.result.quantities.busy).toMatchObject({ status: 'measured', value: 50 });
+    expect(ok.result.quantities.busy).toMatchObject({ status: 'measured', value: 50.5 });
     const never = await runBusy({ argv: [], command: cmd, endMarker: 'never printed', resultsBase: isolate() }, deps);
     expect(never.result.quantities.busy).toMatchObject({ status: 'refused', reason: 'WINDOW_UNKNOWN', message: expect.stringMatching(/end marker .*not closed at exit/) });
     expect(never.exitClass).toBe('void');

@@ -115,6 +115,44 @@ describe('a3 --recipe nemotron-h through the stand-in', () => {
   }, 120_000);
 });
 
+describe("the engine's own output: a short row's suffix, exit 1 before the load, the cpu arch", () => {
+  it('a SHORT RUN row as main.cpp prints it ("  <-- SHORT RUN, not a full row"): the live leg and analyze of its log both say SHORT, exit 4', async () => {
+    const r = await nhGate(['a3', '--recipe', 'nemotron-h', '--arch', '121a', '--golden', golden, '--checkpoint', ckpt, '--json'], { ...GB10, STANDIN_STEPS: '16' });
+    expect(r.exitCode, r.stderr).toBe(4);
+    const res = JSON.parse(r.stdout);
+    expect(res.verdict.word).toBe('SHORT');
+    const leg = res.legs[0];
+    const log = readFileSync(join(res.runDir, leg.logFile), 'utf8');
+    expect(log).toMatch(/compared=16 matched=16 wall=\d+\.\d\ds {2}<-- SHORT RUN, not a full row/);
+    expect(leg.tokens).toMatchObject({ word: 'SHORT', shortRows: 3, compared: 48, matched: 48 });
+    expect(leg.crossCheck.agree).toBe(true);
+    const a = await execa('node', [bin, 'analyze', '--log', join(res.runDir, leg.logFile), '--recipe', 'nemotron-h', '--arch', '121a'], { reject: false });
+    expect(a.exitCode, a.stderr).toBe(4);
+    expect(a.stdout).toContain('judged: SHORT');
+  }, 120_000);
+
+  it('exit 1 before the load line (engine load FAILED) is VOID LOAD_FAILED, never "the engine said DIVERGENCE", and no reason prints as [object Object]', async () => {
+    const r = await nhGate(['a3', '--recipe', 'nemotron-h', '--arch', '121a', '--golden', golden, '--checkpoint', join(ckpt, 'absent')], GB10);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stdout).toContain('void: LOAD_FAILED: the engine exited 1 before its load-complete line and compared nothing: a load failure, not a DIVERGENCE');
+    expect(r.stdout).toContain('[nemotron-h] engine load FAILED: no model at');
+    expect(r.stdout).toMatch(/^VOID — leg 1 \(a3 decode\): VOID — LOAD_FAILED: /m);
+    expect(r.stdout).not.toContain('[object Object]');
+    expect(r.stdout).not.toMatch(/said DIVERGENCE/);
+  }, 120_000);
+
+  it('--arch cpu builds with -DVLLM_CPP_CUDA=OFF and -Wno-error=volatile, runs no GPU probe, and judges the tokens', async () => {
+    const r = await nhGate(['a3', '--recipe', 'nemotron-h', '--arch', 'cpu', '--golden', golden, '--checkpoint', ckpt, '--jobs', '1', '--json'], { NH_GATE_NVML_LIBRARY: '/nonexistent/libnvidia-ml.so.1' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const res = JSON.parse(r.stdout);
+    const buildLog = readFileSync(join(res.runDir, 'build.log'), 'utf8');
+    expect(buildLog).toContain(`$ cmake -S ${engine} -B ${join(engine, 'build-cuda-cpu')} -G Ninja -DCMAKE_BUILD_TYPE=Release -DVLLM_CPP_CUDA=OFF -DCMAKE_CXX_FLAGS=-Wno-error=volatile`);
+    expect(buildLog).not.toContain('nvcc');
+    expect(res.legs[0].flagEnv.VT_NEMOTRON_H_DEVICE_MAMBA).toBeUndefined(); // no device claim on cpu
+    expect(res.verdict.word).toBe('STRICT PASS');
+  }, 120_000);
+});
+
 describe('ab --flag DEVICE_MAMBA and analyze through the same recipe', () => {
   it('one binary, flag off vs on, every leg token-gated; analyze re-reads a leg log with the 121a baselines', async () => {
     const r = await nhGate(['ab', '--recipe', 'nemotron-h', '--flag', 'DEVICE_MAMBA', '--arch', '121a', '--golden', golden, '--checkpoint', ckpt, '--repeats', '2', '--json'], { ...GB10, STANDIN_TOKEN_MS: '8' });

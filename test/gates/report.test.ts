@@ -76,7 +76,8 @@ describe('results on disk', () => {
     expect(d1).toMatch(/runs\/20261130T041700Z-my-gate$/);
     expect(d2).not.toBe(d1);
     writeAtomic(join(d1, 'a.json'), '{}');
-    expect(readdirSync(d1)).toEqual(['a.json']);
+    expect(readdirSync(d1).filter((f) => f !== '.harness.json')).toEqual(['a.json']);
+    expect(readdirSync(d1).some((f) => f.includes('.tmp'))).toBe(false);
     expect(utcStamp(new Date('2026-01-02T03:04:05.678Z'))).toBe('20260102T030405Z');
   });
 

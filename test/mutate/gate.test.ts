@@ -132,13 +132,42 @@ describe('nh-gate mutate on the fixture', () => {
   it('a restore that does not rebuild the baseline binary is VOID NOT_RESTORED', async () => {
     const r = makeRepo((x) => {
       x.recipe.name = 'mutfix-stamp';
-      // Every build stamps the binary, so no rebuild can reproduce the baseline sha.
-      x.recipe.build = ['sh', '-c', 'cmake --build "$0" -j "$1" && date +%s%N >> "$0/calc_tests"', '{buildDir}', '{jobs}'];
+      // Every build after the baseline marks the binary the same way: a restore that is reproducible, and wrong.
+      x.recipe.build = ['sh', '-c', 'cmake --build "$0" -j "$1" && if [ -f "$0/.baselined" ]; then printf x >> "$0/calc_tests"; else touch "$0/.baselined"; fi', '{buildDir}', '{jobs}'];
     });
     const run = await runMutateCli(r.root, ['--only', 'self-add']);
     const res = JSON.parse(readFileSync(join(latestRunDir(r.root, 'mutfix-stamp'), 'result.json'), 'utf8'));
     expect(res.rows.map((x: { id: string; reason: string }) => `${x.id}:${x.reason}`)).toEqual(['self-add:NOT_RESTORED']);
     expect(run.code).toBe(3);
+  });
+
+  it('a build that is not reproducible (the same bytes built twice differ) is VOID NOT_REPRODUCIBLE, naming both shas', async () => {
+    const r = makeRepo((x) => {
+      x.recipe.name = 'mutfix-clock';
+      // Every build stamps the binary with the time, as nvcc's per-compile temp names did.
+      x.recipe.build = ['sh', '-c', 'cmake --build "$0" -j "$1" && date +%s%N >> "$0/calc_tests"', '{buildDir}', '{jobs}'];
+    });
+    const run = await runMutateCli(r.root, ['--only', 'self-add']);
+    const res = JSON.parse(readFileSync(join(latestRunDir(r.root, 'mutfix-clock'), 'result.json'), 'utf8'));
+    expect(res.rows.map((x: { id: string; reason: string }) => `${x.id}:${x.reason}`)).toEqual(['self-add:NOT_REPRODUCIBLE']);
+    expect(res.rows[0].detail).toMatch(/^CAUGHT, but the unmutated engine\/src\/calc\.cpp built twice gave [0-9a-f]{16} and [0-9a-f]{16} \(baseline [0-9a-f]{16}\)/);
+    expect(run.code).toBe(3);
+  });
+
+  it('device rows on arch cpu: VOID NO_GPU_ARCH before any build, left out of the score; a run of only those is NOT MEASURED', async () => {
+    const r = makeRepo((x) => {
+      x.recipe.name = 'mutfix-device';
+      x.table.mutants.push({ id: 'dev-clamp', file: 'engine/src/calc.cpp', anchor: 'return head / heads_per_group;', replacement: 'return 0;', why: 'stands for a kernel defect', suite: 'calc', expect: 'caught', device: true });
+    });
+    const both = await runMutateCli(r.root, ['--only', 'group-clamp,dev-clamp']);
+    const res = JSON.parse(readFileSync(join(latestRunDir(r.root, 'mutfix-device'), 'result.json'), 'utf8'));
+    const dev = res.rows.find((x: { id: string }) => x.id === 'dev-clamp');
+    expect(dev).toMatchObject({ verdict: 'VOID', reason: 'NO_GPU_ARCH', excluded: true, compileExit: null, binarySha: null });
+    expect(res.rows.map((x: { id: string; verdict: string }) => `${x.id}:${x.verdict}`)).toEqual(['self-add:CAUGHT', 'group-clamp:CAUGHT', 'dev-clamp:VOID']);
+    expect(both.stdout).toContain('1 device row(s) not run on arch cpu (VOID NO_GPU_ARCH, left out of the score)');
+    expect(both.code).toBe(0);
+    const only = await runMutateCli(r.root, ['--only', 'dev-clamp']);
+    expect(only.code).toBe(3);
   });
 });
 

@@ -19,7 +19,7 @@ const mutate = (line: string): string[] => lineEdits(maskSource(line).code, line
 
 function gen(text: string, lines: number[], over: Partial<ReturnType<typeof defaultInDiffConfig>> = {}, file = 'eng/src/a.cpp') {
   return generateMutants({
-    changed: [{ file, lines }], allChangedFiles: [file, 'README.md'], sourceDirRel: 'eng', suites: ['unit'],
+    changed: [{ file, lines }], allChangedFiles: [file, 'README.md'], sourceDirRel: 'eng', suites: [{ name: 'unit' }],
     config: { ...defaultInDiffConfig('r'), ...over }, readText: (f) => (f === file ? text : null),
   });
 }
@@ -177,9 +177,14 @@ describe('generateMutants', () => {
 
   it('routes files to suites by glob (first match wins), defaulting to every suite of the recipe', () => {
     const cfg = parseInDiffConfig(JSON.stringify({ schemaVersion: 1, recipe: 'r', routes: [{ files: 'eng/**/a.cpp', suite: 'unit', filter: 'Step*' }] }), 'in-diff.json');
-    const routed = generateMutants({ changed: [{ file: 'eng/src/a.cpp', lines: [8] }], allChangedFiles: [], sourceDirRel: 'eng', suites: ['unit', 'other'], config: cfg, readText: () => src });
+    const routed = generateMutants({ changed: [{ file: 'eng/src/a.cpp', lines: [8] }], allChangedFiles: [], sourceDirRel: 'eng', suites: [{ name: 'unit' }, { name: 'other', kind: 'ctest' }], config: cfg, readText: () => src });
     expect(new Set(routed.mutants.map((m) => `${m.mutation.suite}:${m.mutation.filter}`))).toEqual(new Set(['unit:Step*']));
-    const all = generateMutants({ changed: [{ file: 'eng/src/a.cpp', lines: [8] }], allChangedFiles: [], sourceDirRel: 'eng', suites: ['unit', 'other'], config: defaultInDiffConfig('r'), readText: () => src });
+    // The report names the suite call in the suite's own filter syntax (doctest's by default).
+    expect(routed.summary.files[0]!.suites).toEqual(['unit --test-case=Step*']);
+    const ctestRoute = parseInDiffConfig(JSON.stringify({ schemaVersion: 1, recipe: 'r', routes: [{ files: 'eng/**', suite: 'other', filter: '^t$' }] }), 'in-diff.json');
+    const viaCtest = generateMutants({ changed: [{ file: 'eng/src/a.cpp', lines: [8] }], allChangedFiles: [], sourceDirRel: 'eng', suites: [{ name: 'unit' }, { name: 'other', kind: 'ctest' }], config: ctestRoute, readText: () => src });
+    expect(viaCtest.mutants[0]!.origin.judgedBy).toBe('other -R ^t$');
+    const all = generateMutants({ changed: [{ file: 'eng/src/a.cpp', lines: [8] }], allChangedFiles: [], sourceDirRel: 'eng', suites: [{ name: 'unit' }, { name: 'other', kind: 'ctest' }], config: defaultInDiffConfig('r'), readText: () => src });
     expect(new Set(all.mutants.map((m) => m.mutation.suite))).toEqual(new Set(['unit', 'other']));
     expect(new Set(all.mutants.map((m) => m.mutation.id)).size).toBe(all.mutants.length);
     expect(globRegExp('eng/**/a.cpp').test('eng/a.cpp')).toBe(true);

@@ -25,14 +25,17 @@ export interface FixtureRepo {
   recipe: Record<string, unknown>;
 }
 
+// The CUDA fixture (one kernel file, one host file, a suite with a GPU case), for the device-code proofs.
+export const CUDA_FIXTURE = join(REPO, 'test', 'mutate', 'cuda-fixture');
+
 // A committed repository: engine/ (the fixture), recipes/mutfix.json, gates/mutations.json, .gitignore.
-export function makeRepo(edit: (r: FixtureRepo) => void = () => {}): FixtureRepo {
+export function makeRepo(edit: (r: FixtureRepo) => void = () => {}, fixture = FIXTURE): FixtureRepo {
   const root = mkdtempSync(join(tmpdir(), 'nhg-mutate-'));
-  cpSync(join(FIXTURE, 'engine'), join(root, 'engine'), { recursive: true });
+  cpSync(join(fixture, 'engine'), join(root, 'engine'), { recursive: true });
   const r: FixtureRepo = {
     root,
-    table: JSON.parse(readFileSync(join(FIXTURE, 'mutations.json'), 'utf8')),
-    recipe: JSON.parse(readFileSync(join(FIXTURE, 'recipe.json'), 'utf8')),
+    table: JSON.parse(readFileSync(join(fixture, 'mutations.json'), 'utf8')),
+    recipe: JSON.parse(readFileSync(join(fixture, 'recipe.json'), 'utf8')),
   };
   edit(r);
   writeJson(r);

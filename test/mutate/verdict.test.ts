@@ -6,7 +6,10 @@ import { judgeBaseline, judgeMutant, matchesExpectation, rowClass, runClass, typ
 const mutation = MutationSchema.parse({ id: 'm', file: 'f.cpp', anchor: 'a', replacement: 'b', why: 'w', suite: 's', expect: 'caught', mustFailCase: 'named' });
 const suite = (o: Partial<SuiteRun> & { failed?: number; total?: number; failing?: string[] } = {}): SuiteRun => ({
   exitCode: (o.failed ?? 0) > 0 ? 1 : 0, signal: null, timedOut: false, interrupted: false, durationS: 1.5, tail: [],
-  counts: { cases: { total: o.total ?? 3, passed: (o.total ?? 3) - (o.failed ?? 0), failed: o.failed ?? 0, skipped: 0 }, assertions: { total: 9, passed: 9, failed: 0 }, success: (o.failed ?? 0) === 0, failingCases: o.failing ?? [] },
+  counts: {
+    format: 'doctest', source: 'console', complete: false, skippedCases: [], caseResults: [],
+    cases: { total: o.total ?? 3, passed: (o.total ?? 3) - (o.failed ?? 0), failed: o.failed ?? 0, skipped: 0 }, assertions: { total: 9, passed: 9, failed: 0 }, success: (o.failed ?? 0) === 0, failingCases: o.failing ?? [],
+  },
   ...o,
 });
 const base = 'b'.repeat(64);

@@ -112,7 +112,7 @@ describe('nh-gate golden capture / accept / show', () => {
     writeFileSync(committed(root), '{ not json');
     const r = await capture(ckA, '--no-cross-check');
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/golden\.json: \(root\): not valid JSON/);
+    expect(r.err).toMatch(/golden\.json: not valid JSON: .*\(line 1, column 3\)/);
     expect(readFileSync(committed(root), 'utf8')).toBe('{ not json');
     const show = await cli('golden', 'show', 'fx', '--root', root);
     expect(show.code).toBe(2);

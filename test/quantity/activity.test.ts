@@ -15,6 +15,13 @@ describe('SM activity from GPM pairs over a window', () => {
     expect(f.dramBwUtil).toMatchObject({ status: 'measured', value: 5 });
   });
 
+  it('a pair the window cuts is split at its neighbours\' level, as busy is (issue #23)', () => {
+    // Idle until 0.75 s, then 80%: the pair (0.5, 1.0] reads 40. Over [0.75, 1.5] the truth is 80; spreading that
+    // pair uniformly would read (40 × 0.25 + 80 × 0.5) / 0.75 = 66.7.
+    const f = activityFromGpm([pair(0.5, 0), pair(1.0, 40), pair(1.5, 80), pair(2.0, 80)], { startS: 0.75, endS: 1.5 }, { gpmStatus: 'sampling' });
+    expect(f.smUtil.status === 'measured' && f.smUtil.value).toBeCloseTo(80, 9);
+  });
+
   it('refuses FEW_GPM_INTERVALS when fewer than two pairs overlap the window', () => {
     const f = activityFromGpm([pair(0.5, 10), pair(1.0, 30)], { startS: 0.6, endS: 0.9 }, { gpmStatus: 'sampling' });
     expect(f.smUtil).toMatchObject({ status: 'refused', reason: 'FEW_GPM_INTERVALS' });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFrom, unavailableLine } from '../../src/sampler/load.js';
+import { EXPECTED_ABI_VERSION } from '../../src/sampler/binding.js';
 import { ADDON, ensureAddonBuilt, ROOT } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nh-load-'));
@@ -16,7 +17,7 @@ describe('loading the addon', () => {
     ensureAddonBuilt();
     const r = loadFrom(ADDON);
     expect(r.ok).toBe(true);
-    if (r.ok) expect(r.binding.abiVersion).toBe(1);
+    if (r.ok) expect(r.binding.abiVersion).toBe(EXPECTED_ABI_VERSION);
   });
   it('a missing .node is a reason naming the path and the fix', () => {
     const r = loadFrom(join(dir, 'absent.node'));

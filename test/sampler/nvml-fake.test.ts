@@ -100,8 +100,15 @@ describe('addon over the stand-in NVML', () => {
       expect(u.tS).toBeGreaterThan(t0 - 0.1);
       expect(u.tS).toBeLessThan(t1 + 0.1);
     }
-    // The tail wait: a driver sample at or after the stop instant is in the file.
-    expect(Math.max(...util.map((u) => u.tS))).toBeGreaterThanOrEqual(r.stopS - 0.06);
+    // The level before start (issue #23): the driver's newest buffered sample at start is kept, so a window
+    // opening right after start has the sample before the period it cuts.
+    const first = util.reduce((a, b) => (b.tS < a.tS ? b : a));
+    expect(first.tS).toBeLessThanOrEqual(r.startS);
+    expect(first.tS).toBeGreaterThan(r.startS - 0.06);
+    // The tail wait: a driver sample wholly past the stop instant (its period starts at or after it) is in the
+    // file, so the period the stop cuts is split at the level after it.
+    const last = util.reduce((a, b) => (b.tS > a.tS ? b : a));
+    expect(last.kind === 'util' && last.tS - (last.periodS ?? 0)).toBeGreaterThanOrEqual(r.stopS - 1e-6);
     const busy = busyFromSamples(util, { startS: r.startS + 0.1, endS: r.stopS - 0.1 });
     expect(busy.timeWeighted).toMatchObject({ status: 'measured', value: 40 });
     const gpm = lines.filter((l) => l.kind === 'gpm');
@@ -113,6 +120,46 @@ describe('addon over the stand-in NVML', () => {
     const procs = lines.filter((l) => l.kind === 'procs');
     expect(procs[0]).toMatchObject({ pids: [process.pid] });
     expect(r.samplerCpuS).toBeGreaterThan(0);
+  });
+
+  it('drains at half the span the driver buffers; a buffer that wrapped between drains leaves its gap uncovered', async () => {
+    // The stand-in buffers 5 s (100 samples, 4.95 s from first to last): the cadence chosen is half that, stated.
+    const auto = join(dir, 'auto.jsonl');
+    const a = await openBusySampler({ samplesPath: auto, periodMs: 50 });
+    await sleep(300);
+    await a.stop();
+    const ah = readSamples(auto)[0];
+    expect(ah).toMatchObject({ kind: 'header', sampler: { utilEveryS: expect.closeTo(2.475, 6), utilGaps: 0, driverBuffer: { samples: 100, spanS: expect.closeTo(4.95, 6) } } });
+    // A 200 ms buffer drained every 1 s (asked for) wraps: the samples after each gap cover one period, not the gap.
+    process.env.FAKE_NVML_BUFFER_MS = '200';
+    const samplesPath = join(dir, 'wrap.jsonl');
+    const s = await openBusySampler({ samplesPath, periodMs: 50, utilEveryMs: 1000 });
+    await sleep(2300);
+    const r = await s.stop();
+    const lines = readSamples(samplesPath);
+    const header = lines[0];
+    expect(header?.kind === 'header' && Number(header.sampler?.['utilGaps'])).toBeGreaterThanOrEqual(2);
+    const util = lines.filter((l) => l.kind === 'util');
+    for (const u of util) expect(u.kind === 'util' && u.periodS).toBeLessThan(0.06);
+    const busy = busyFromSamples(util, { startS: r.startS, endS: r.stopS }).timeWeighted;
+    expect(busy.status === 'measured' && Number(busy.terms.coverage?.value)).toBeLessThan(0.6);
+  });
+
+  it('the tail waits past the sample covering the stop instant for the one after it, even when samples come late', async () => {
+    // 400 ms driver periods published 300 ms late, stopped 50–100 ms after a period boundary: the sample covering
+    // the stop is visible ~0.65 s after it, the one after it ~1.05 s after — past the tail's first look (0.83 s).
+    process.env.FAKE_NVML_PERIOD_MS = '400';
+    process.env.FAKE_NVML_LAG_MS = '300';
+    const samplesPath = join(dir, 'late.jsonl');
+    const s = await openBusySampler({ samplesPath, periodMs: 50 });
+    await sleep(200);
+    while ((Date.now() / 1000) % 0.4 < 0.05 || (Date.now() / 1000) % 0.4 > 0.1) await sleep(5);
+    const r = await s.stop();
+    const lines = readSamples(samplesPath);
+    expect(lines[0]).toMatchObject({ kind: 'header', sampler: { tailCovered: true } });
+    const util = lines.filter((l) => l.kind === 'util');
+    const last = util.reduce((a, b) => (b.tS > a.tS ? b : a));
+    expect(last.kind === 'util' && last.tS - (last.periodS ?? 0)).toBeGreaterThanOrEqual(r.stopS - 1e-6);
   });
 
   it('NVML failing mid-window keeps the samples so far and marks the result partial', async () => {

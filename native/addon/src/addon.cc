@@ -9,6 +9,7 @@
 #include "nvml_lib.h"
 #include "probe.h"
 #include "sampler.h"
+#include "subreaper.h"
 
 namespace {
 
@@ -128,6 +129,10 @@ Napi::Object metaToJs(Napi::Env env, const SamplerMeta& m) {
   x.Set("gpmStatus", m.gpmStatus);
   x.Set("utilStatus", m.utilStatus);
   x.Set("tailCovered", m.tailCovered);
+  x.Set("bufferSamples", m.bufferSamples);
+  x.Set("bufferSpanS", m.bufferSpanS);
+  x.Set("utilEveryS", m.utilEveryS);
+  x.Set("utilGaps", m.utilGaps);
   Napi::Object cpu = Napi::Object::New(env);
   cpu.Set("utilS", m.cpuUtilS);
   cpu.Set("polledAndClocksS", m.cpuPolledS);
@@ -160,10 +165,10 @@ class SamplerWrap : public Napi::ObjectWrap<SamplerWrap> {
     Napi::Object o = info.Length() > 0 && info[0].IsObject() ? info[0].As<Napi::Object>() : Napi::Object::New(info.Env());
     opts_.deviceIndex = optUnsigned(o, "deviceIndex", 0, 0, 63);
     opts_.periodMs = optUnsigned(o, "periodMs", 250, 10, 10000);
-    opts_.utilEveryMs = optUnsigned(o, "utilEveryMs", 2000, 10, 60000);
-    opts_.gpmIntervalMs = optUnsigned(o, "gpmIntervalMs", 500, 100, 60000);
+    opts_.utilEveryMs = optUnsigned(o, "utilEveryMs", 0, 0, 60000);
+    opts_.gpmIntervalMs = optUnsigned(o, "gpmIntervalMs", 1000, 100, 60000);
     opts_.procsEveryMs = optUnsigned(o, "procsEveryMs", 2000, 10, 60000);
-    opts_.tailMs = optUnsigned(o, "tailMs", 1000, 0, 10000);
+    opts_.tailMs = optUnsigned(o, "tailMs", 1500, 0, 10000);
   }
 
  private:
@@ -249,12 +254,15 @@ Napi::Value ClockOffsetNow(const Napi::CallbackInfo& info) { return offsetToJs(i
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   // The one list of exports.
-  exports.Set("abiVersion", Napi::Number::New(env, 1));
+  exports.Set("abiVersion", Napi::Number::New(env, 2));  // 2: tail past the stop, pre-start level, buffer-sized drains (#23)
   exports.Set("probe", Napi::Function::New(env, Probe, "probe"));
   exports.Set("computeProcesses", Napi::Function::New(env, ComputeProcesses, "computeProcesses"));
   exports.Set("monotonicNowS", Napi::Function::New(env, MonotonicNowS, "monotonicNowS"));
   exports.Set("clockOffset", Napi::Function::New(env, ClockOffsetNow, "clockOffset"));
   exports.Set("Sampler", SamplerWrap::Define(env));
+  exports.Set("setChildSubreaper", Napi::Function::New(env, SetChildSubreaper, "setChildSubreaper"));
+  exports.Set("isChildSubreaper", Napi::Function::New(env, IsChildSubreaper, "isChildSubreaper"));
+  exports.Set("reapChild", Napi::Function::New(env, ReapChild, "reapChild"));
   return exports;
 }
 

@@ -92,9 +92,22 @@ void Sampler::start() {
   unsigned n = unsigned(buf_.size());
   nvmlReturn_t r = lib_->deviceGetSamples(dev_, NVML_GPU_UTILIZATION_SAMPLES, 0, &vt, &n, buf_.data());
   if (r == NVML_SUCCESS && n > 0) {
-    unsigned long long newest = 0;
-    for (unsigned i = 0; i < n; ++i) newest = std::max(newest, buf_[i].timeStamp);
+    // The newest buffered sample is kept as a record: it is the level the GPU was at just before start, which
+    // a window opening right after start needs to split the period it cuts (src/quantity/busySpans.ts).
+    unsigned newestAt = 0;
+    unsigned long long before = 0;
+    for (unsigned i = 0; i < n; ++i)
+      if (buf_[i].timeStamp > buf_[newestAt].timeStamp) newestAt = i;
+    const unsigned long long newest = buf_[newestAt].timeStamp;
+    for (unsigned i = 0; i < n; ++i)
+      if (buf_[i].timeStamp < newest) before = std::max(before, buf_[i].timeStamp);
     lastSeenUs_ = newest;
+    rec_.util.push_back({newest, before, sampleValue(vt, buf_[newestAt].sampleValue)});
+    unsigned long long oldest = newest;
+    for (unsigned i = 0; i < n; ++i) oldest = std::min(oldest, buf_[i].timeStamp);
+    meta_.bufferSamples = n;
+    meta_.bufferSpanS = double(newest - oldest) * 1e-6;
+    if (n >= 2 && newest > oldest) driverPeriodS_ = meta_.bufferSpanS / double(n - 1);
     double tsS = double(newest) * 1e-6;
     double realAgo = meta_.startOffset.monoS + meta_.startOffset.offsetS - tsS;
     double monoAgo = meta_.startOffset.monoS - tsS;
@@ -116,6 +129,10 @@ void Sampler::start() {
     meta_.utilStatus = "failed at start: " + nvmlDescribe(lib_, r);
     meta_.clockCheck = "unchecked: no driver samples";
   }
+  // Drained before the driver's buffer can wrap: every half of its span (0.5 to 20 s), unless asked otherwise.
+  utilEveryS_ = opts_.utilEveryMs > 0 ? opts_.utilEveryMs / 1000.0
+                                      : std::min(20.0, std::max(0.5, meta_.bufferSpanS / 2));
+  meta_.utilEveryS = utilEveryS_;
   gpmInit();
   startMeta_ = meta_;
   thread_ = std::thread([this] { run(); });
@@ -144,8 +161,10 @@ void Sampler::gpmInit() {
   meta_.gpmStatus = "sampling";
 }
 
-void Sampler::gpmTick(double now) {
-  if (!gpmOn_ || (now - gpmPrevS_) * 1000.0 < std::max(100u, opts_.gpmIntervalMs)) return;
+void Sampler::gpmTick(double now, bool closing) {
+  // The closing pair (after the tail) only needs the 100 ms GPM must span: it covers the stop instant.
+  const unsigned minMs = closing ? 100u : std::max(100u, opts_.gpmIntervalMs);
+  if (!gpmOn_ || (now - gpmPrevS_) * 1000.0 < minMs) return;
   nvmlReturn_t r = lib_->gpmSampleGet(dev_, gpmNext_);
   double t = monoNowS();
   if (r != NVML_SUCCESS) {
@@ -179,7 +198,7 @@ void Sampler::gpmTick(double now) {
   gpmPrevS_ = t;
 }
 
-void Sampler::pollUtil(bool* sawStopCover) {
+void Sampler::pollUtil(bool* sawBeyondStop) {
   if (meta_.utilStatus != "sampling") return;
   int vt = 0;
   unsigned n = unsigned(buf_.size());
@@ -202,13 +221,27 @@ void Sampler::pollUtil(bool* sawStopCover) {
   }
   std::sort(fresh.begin(), fresh.end(), [](const UtilRec& a, const UtilRec& b) { return a.tsUs < b.tsUs; });
   if (fresh.empty()) return;
-  for (size_t i = 0; i < fresh.size(); ++i) fresh[i].prevTsUs = i == 0 ? lastSeenUs_ : fresh[i - 1].tsUs;
+  // Each sample covers back to the one before it, unless a gap lies between (the buffer wrapped before this
+  // drain, or the driver paused): then it covers one period, and the gap stays uncovered (coverage says so).
+  const unsigned long long periodUs = (unsigned long long)std::llround(driverPeriodS_ * 1e6);
+  for (size_t i = 0; i < fresh.size(); ++i) {
+    unsigned long long prev = i == 0 ? lastSeenUs_ : fresh[i - 1].tsUs;
+    if (prev != 0 && fresh[i].tsUs - prev > periodUs * 5 / 2) {
+      ++meta_.utilGaps;
+      prev = fresh[i].tsUs - periodUs;
+    } else if (prev != 0) {
+      driverPeriodS_ = double(fresh[i].tsUs - prev) * 1e-6;
+    }
+    fresh[i].prevTsUs = prev;
+  }
   lastSeenUs_ = fresh.back().tsUs;
-  if (sawStopCover) {
-    double tsS = double(lastSeenUs_) * 1e-6;
+  if (sawBeyondStop) {
+    // Done when a sample lies wholly past the stop instant: its period starts at or after it. The sample
+    // that covers the stop instant is then in, and so is the level after it, which splits that period.
+    double periodStartS = double(fresh.back().prevTsUs) * 1e-6;
     bool mono = meta_.clockCheck.rfind("monotonic", 0) == 0;
     double stopOnDriverClock = mono ? meta_.stopMonoS : meta_.stopMonoS + meta_.startOffset.offsetS;
-    if (tsS >= stopOnDriverClock) *sawStopCover = true;
+    if (fresh.back().prevTsUs != 0 && periodStartS >= stopOnDriverClock) *sawBeyondStop = true;
   }
   std::lock_guard<std::mutex> lk(mu_);
   rec_.util.insert(rec_.util.end(), fresh.begin(), fresh.end());
@@ -266,13 +299,13 @@ void Sampler::pollRest(double now, double* nextProcsS) {
 
 void Sampler::run() {
   double cpu0 = threadCpuS();
-  // start() has just drained the driver's buffer, so the first drain here waits a full utilEveryMs.
-  double nextProcs = 0, nextUtil = monoNowS() + opts_.utilEveryMs / 1000.0;
+  // start() has just drained the driver's buffer, so the first drain here waits a full interval.
+  double nextProcs = 0, nextUtil = monoNowS() + utilEveryS_;
   auto next = std::chrono::steady_clock::now();
   for (;;) {
     double now = monoNowS();
     if (now >= nextUtil) {
-      nextUtil = now + opts_.utilEveryMs / 1000.0;
+      nextUtil = now + utilEveryS_;
       double c0 = threadCpuS();
       pollUtil(nullptr);
       meta_.cpuUtilS += threadCpuS() - c0;
@@ -287,22 +320,24 @@ void Sampler::run() {
     std::unique_lock<std::mutex> lk(mu_);
     if (cv_.wait_until(lk, next, [this] { return stopRequested_; })) break;
   }
-  // Tail: the driver sample covering the stop instant arrives up to one driver period (~200 ms) later.
-  // Each drain costs ~1.5 ms of CPU, so wait that period out first, then drain every 100 ms.
+  // Tail: the driver sample covering the stop instant arrives up to one driver period (~200 ms) later, and
+  // the one after it (the level beyond the window's end) a period after that. Each drain costs ~1.5 ms of
+  // CPU, so wait two periods out first, then drain every 100 ms until a sample lies wholly past the stop.
   if (!meta_.failed && meta_.utilStatus == "sampling") {
     double c0 = threadCpuS();
     double deadline = monoNowS() + opts_.tailMs / 1000.0;
-    bool covered = false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(250u, opts_.tailMs)));
-    while (!covered && !meta_.failed && monoNowS() < deadline) {
-      pollUtil(&covered);
-      if (!covered) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    bool beyond = false;
+    unsigned firstWaitMs = unsigned(std::lround(2000.0 * driverPeriodS_)) + 30;
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(firstWaitMs, opts_.tailMs)));
+    while (!beyond && !meta_.failed && monoNowS() < deadline) {
+      pollUtil(&beyond);
+      if (!beyond) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    if (!covered && !meta_.failed) pollUtil(&covered);
-    meta_.tailCovered = covered;
+    if (!beyond && !meta_.failed) pollUtil(&beyond);
+    meta_.tailCovered = beyond;
     meta_.cpuUtilS += threadCpuS() - c0;
   }
-  if (!meta_.failed) gpmTick(monoNowS());
+  if (!meta_.failed) gpmTick(monoNowS(), true);
   meta_.threadCpuS = threadCpuS() - cpu0;
 }
 

@@ -13,14 +13,16 @@
 
 // Cadences are CPU cost. On an H200 one nvmlDeviceGetSamples call costs ~1.5 ms of CPU, the rest of a tick
 // (clocks, reasons, polled utilization) ~15 µs: so the driver's buffered utilization samples (one per ~200 ms)
-// are drained every utilEveryMs, and only the cheap reads run at the tick.
+// are drained every utilEveryMs — by default every half of what the driver's buffer holds (its span at start),
+// 0.5 to 20 s — and only the cheap reads run at the tick.
 struct SamplerOptions {
   unsigned deviceIndex = 0;
   unsigned periodMs = 250;        // tick: poll utilization, clocks and clock-event reasons; GPM when due
-  unsigned utilEveryMs = 2000;    // drain the driver's buffered utilization samples this often
-  unsigned gpmIntervalMs = 500;   // GPM pairs closer than 100 ms read 0.0 with success: never below 100
+  unsigned utilEveryMs = 0;       // drain the driver's buffered utilization samples this often (0: from its buffer)
+  unsigned gpmIntervalMs = 1000;  // GPM pairs closer than 100 ms read 0.0 with success: never below 100. Each pair
+                                  // costs ~0.2-0.3 ms of CPU on an H200; edge pairs are split at their neighbours' level
   unsigned procsEveryMs = 2000;
-  unsigned tailMs = 1000;  // after stop, wait this long at most for the driver sample covering the stop instant
+  unsigned tailMs = 1500;  // after stop, wait this long at most for a driver sample wholly past the stop instant
 };
 
 // prevTsUs: the driver sample before this one (0 = unknown), so each sample's period is stated.
@@ -52,7 +54,11 @@ struct SamplerMeta {
   double failedAtMonoS = 0;
   std::string gpmStatus;   // "sampling" or why not (named)
   std::string utilStatus;  // "sampling" or why not
-  bool tailCovered = false;
+  bool tailCovered = false;  // a driver sample wholly past the stop instant was collected
+  unsigned bufferSamples = 0;  // driver samples buffered at start, and the seconds they spanned
+  double bufferSpanS = 0;
+  double utilEveryS = 0;       // the drain cadence used
+  unsigned utilGaps = 0;       // driver samples that followed a gap (buffer overrun or a paused driver): uncovered
   // Thread CPU seconds by activity, so the sampler's cost can be attributed.
   double cpuUtilS = 0, cpuPolledS = 0, cpuGpmS = 0, cpuProcsS = 0;
 };
@@ -73,10 +79,10 @@ class Sampler {
 
  private:
   void run();
-  void pollUtil(bool* sawStopCover);
+  void pollUtil(bool* sawBeyondStop);
   void pollRest(double now, double* nextProcsS);
   void gpmInit();
-  void gpmTick(double now);
+  void gpmTick(double now, bool closing = false);
   void note(const std::string& what, nvmlReturn_t r);
   void fail(const std::string& what, nvmlReturn_t r);
 
@@ -91,6 +97,8 @@ class Sampler {
   SamplerMeta meta_;
   SamplerMeta startMeta_;
   unsigned long long lastSeenUs_ = 0;
+  double driverPeriodS_ = 0.2;  // the driver's sample spacing, as last seen (the tail waits two of them)
+  double utilEveryS_ = 2.0;
   std::vector<nvmlSample_t> buf_;
   int utilFailStreak_ = 0;
   std::vector<std::string> noted_;  // what+code already reported once

@@ -5,6 +5,8 @@
  *   FAKE_NVML_DEVICES=n        devices visible (default 1)
  *   FAKE_NVML_UTIL_PCT=x       value of every driver utilization sample (default 40)
  *   FAKE_NVML_PERIOD_MS=n      driver sample period (default 50)
+ *   FAKE_NVML_BUFFER_MS=n      how far back the driver's sample buffer reaches (default 5000)
+ *   FAKE_NVML_LAG_MS=n         a sample becomes visible n ms after its timestamp (default 0)
  *   FAKE_NVML_FAIL_AFTER_MS=n  after n ms from init every device call returns GPU_IS_LOST
  *   FAKE_NVML_FAIL_AT_MONO_S=t from CLOCK_MONOTONIC second t on, likewise (tests set it mid-process)
  *   FAKE_NVML_SAMPLES_FAIL_AT_MONO_S=t  only nvmlDeviceGetSamples fails (UNKNOWN) from then on
@@ -120,7 +122,7 @@ nvmlReturn_t nvmlDeviceGetSamples(void* dev, int type, unsigned long long lastSe
   int mono = getenv("FAKE_NVML_CLOCK") && strcmp(getenv("FAKE_NVML_CLOCK"), "monotonic") == 0;
   double periodS = env_l("FAKE_NVML_PERIOD_MS", 50) / 1000.0;
   double now = now_s(mono ? CLOCK_MONOTONIC : CLOCK_REALTIME);
-  long long k1 = (long long)(now / periodS), k0 = (long long)((now - 5.0) / periodS);
+  long long k1 = (long long)((now - env_l("FAKE_NVML_LAG_MS", 0) / 1000.0) / periodS), k0 = (long long)((now - env_l("FAKE_NVML_BUFFER_MS", 5000) / 1000.0) / periodS);
   unsigned n = 0;
   *vt = 1;
   for (long long k = k0 + 1; k <= k1; ++k) {

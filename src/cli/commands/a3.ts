@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { runAction } from '../run.js';
 import { NhGateError } from '../../errors.js';
 import { executorOptions, parseExecutor, withExecutor, type ExecutorCliOptions } from '../executor.js';
+import { outputOptions, runOutput, type OutputCliOptions } from '../report.js';
 
-export interface A3CliOptions extends ExecutorCliOptions {
+export interface A3CliOptions extends ExecutorCliOptions, OutputCliOptions {
   recipe?: string;
   golden?: string;
   gate?: string;
@@ -14,7 +15,6 @@ export interface A3CliOptions extends ExecutorCliOptions {
   checkpoint?: string;
   timeout?: string;
   resume?: string;
-  json?: boolean;
 }
 
 // A positive integer option, or a usage error naming the option.
@@ -34,8 +34,8 @@ export function positiveSeconds(name: string, v: string | undefined): number | u
 
 // Registers `nh-gate a3`: the token gate against the golden, with per-token and busy over the decode window.
 export function register(program: Command): void {
-  executorOptions(program
-    .command('a3'))
+  outputOptions(executorOptions(program
+    .command('a3')))
     .description('build the engine, run it against the golden, judge every token in the harness; per-token over the decode window, busy on a GPU')
     .option('--recipe <name|file>', 'recipe (default: nh-ref, the embedded reference engine)')
     .option('--golden <name|dir|file>', "golden (default: the recipe's defaultGolden)")
@@ -54,12 +54,13 @@ export function register(program: Command): void {
         const jobs = positiveInt('--jobs', opts.jobs);
         parseExecutor(opts, 'a3', true);
         const timeoutS = positiveSeconds('--timeout', opts.timeout);
-        const [{ loadInputs }, { runA3 }, { realDeps }, { printOutcome }] = await Promise.all([
-          import('../../gates/setup.js'), import('../../gates/a3.js'), import('../../gates/deps.js'), import('../../report/print.js'),
+        const [{ loadInputs }, { runA3 }, { realDeps }] = await Promise.all([
+          import('../../gates/setup.js'), import('../../gates/a3.js'), import('../../gates/deps.js'),
         ]);
+        const output = runOutput(opts);
         const inputs = loadInputs({ command: 'a3', recipe: opts.recipe, golden: opts.golden, gate: opts.gate });
-        const out = await runA3({ argv: process.argv.slice(2), inputs, arch: opts.arch, mode: (opts.mode ?? inputs.gate?.gate.mode ?? 'decode') as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, resume: opts.resume }, await withExecutor(await realDeps(), opts));
-        printOutcome(out.result, Boolean(opts.json));
+        const out = await runA3({ argv: process.argv.slice(2), inputs, arch: opts.arch, mode: (opts.mode ?? inputs.gate?.gate.mode ?? 'decode') as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, resume: opts.resume }, output.attach(await withExecutor(await realDeps(), opts)));
+        output.finish(out.result);
         return out.exitClass;
       }),
     );

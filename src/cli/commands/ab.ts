@@ -2,17 +2,18 @@ import { Option, type Command } from 'commander';
 import { runAction } from '../run.js';
 import { printJson } from '../output.js';
 import { executorOptions, parseExecutor, withExecutor, type ExecutorCliOptions } from '../executor.js';
+import { outputOptions, runOutput, type OutputCliOptions } from '../report.js';
 import { positiveSeconds } from './a3.js';
 import { cliArms, crossCommitRequested, intAtLeast, stopOf, wholeNumber, type AbCliOptions } from './abRequest.js';
 import type { ExitClass } from '../../errors.js';
 import { parseFlagSpec } from '../../plan/flagArms.js';
 
-type Options = AbCliOptions & ExecutorCliOptions;
+type Options = AbCliOptions & ExecutorCliOptions & OutputCliOptions;
 
 // Registers `nh-gate ab`: every A/B form (fixed, sequential, A/A, cross-commit) through one plan, series and judge.
 export function register(program: Command): void {
-  executorOptions(program
-    .command('ab'))
+  outputOptions(executorOptions(program
+    .command('ab')))
     .description('A/B of one flag in one binary (or of two commits): interleaved token-gated legs, each criterion with its interval, the verdict against the pre-registered gate')
     .option('--flag <name[=A,B]>', "the recipe flag to compare: NAME (A = off, B = on unless the gate's arms say otherwise) or NAME=A_VALUE,B_VALUE (on, off, default or a declared value)")
     .option('--gate <file>', 'a pre-registered gate of kind ab (its sha256 goes into the result)')
@@ -44,9 +45,10 @@ export async function abCommand(opts: Options): Promise<ExitClass> {
   parseExecutor(opts, 'ab', true);
   const timeoutS = positiveSeconds('--timeout', opts.timeout);
   const cross = crossCommitRequested(opts);
-  const [{ loadInputs }, { planAbForm }, { runAbPlan }, { realDeps }, { printOutcome }, { abPlanJson, abPlanText }, { resolveCommits }] = await Promise.all([
-    import('../../gates/setup.js'), import('../../gates/ab/plan.js'), import('../../gates/ab/run.js'), import('../../gates/deps.js'), import('../../report/print.js'), import('../../gates/ab/describe.js'), import('../../build/worktrees.js'),
+  const [{ loadInputs }, { planAbForm }, { runAbPlan }, { realDeps }, { abPlanJson, abPlanText }, { resolveCommits }] = await Promise.all([
+    import('../../gates/setup.js'), import('../../gates/ab/plan.js'), import('../../gates/ab/run.js'), import('../../gates/deps.js'), import('../../gates/ab/describe.js'), import('../../build/worktrees.js'),
   ]);
+  const output = runOutput(opts);
   const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: opts.flag === undefined ? undefined : parseFlagSpec(opts.flag).name, flagOptional: cross });
   const stop = stopOf(opts, inputs);
   const deps = await realDeps();
@@ -61,7 +63,7 @@ export async function abCommand(opts: Options): Promise<ExitClass> {
     else process.stdout.write(abPlanText(plan) + '\n');
     return 'passed';
   }
-  const out = await runAbPlan(plan, { argv: process.argv.slice(2), inputs, arch: opts.arch, jobs: opts.jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, resume: opts.resume }, await withExecutor(deps, opts));
-  printOutcome(out.result, Boolean(opts.json));
+  const out = await runAbPlan(plan, { argv: process.argv.slice(2), inputs, arch: opts.arch, jobs: opts.jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, resume: opts.resume }, output.attach(await withExecutor(deps, opts)));
+  output.finish(out.result);
   return out.exitClass;
 }

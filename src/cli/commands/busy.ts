@@ -35,11 +35,11 @@ export function register(program: Command): void {
         if (deviceIndex !== undefined && (!Number.isInteger(deviceIndex) || deviceIndex < 0)) throw new NhGateError('USAGE', `--device ${opts.device} is not a GPU index`, 'pass --device 0, 1, …');
         const periodMs = Number(opts.periodMs ?? '100');
         if (!Number.isFinite(periodMs) || periodMs <= 0) throw new NhGateError('USAGE', `--period-ms ${opts.periodMs} is not a positive number`, 'pass --period-ms 100');
-        const [{ runBusy }, { realDeps }, { printOutcome }] = await Promise.all([import('../../gates/busy/busy.js'), import('../../gates/deps.js'), import('../../report/print.js')]);
+        const [{ runBusy }, { realDeps }, { runOutput }] = await Promise.all([import('../../gates/busy/busy.js'), import('../../gates/deps.js'), import('../report.js')]);
         const deps = await realDeps();
         const slurm = executor === 'slurm' ? (await import('../../slurm/busyExecutor.js')).slurmBusyExecutor(await nodeTasks(opts, deps, 'busy')) : undefined;
         const out = await runBusy({ argv: process.argv.slice(2), command, startMarker: opts.startMarker, endMarker: opts.endMarker, deviceIndex, periodMs, timeoutS: positiveSeconds('--timeout', opts.timeout), resultsBase: opts.resultsDir, executor: slurm }, deps);
-        printOutcome(out.result, Boolean(opts.json));
+        runOutput({ json: opts.json }).finish(out.result);
         return out.exitClass;
       }),
     );

@@ -16,6 +16,8 @@ export interface MutateCliOptions extends ExecutorCliOptions {
   out?: string;
   workspace?: string;
   fullRebuild?: boolean;
+  wholeBuild?: boolean;
+  sanitizer?: boolean;
   json?: boolean;
   map?: string;
   shard?: string;
@@ -31,7 +33,7 @@ export function register(program: Command): void {
     .option('--table <file>', 'mutation table', 'gates/nh-ref/mutations.json')
     .option('--recipe <name|path>', 'recipe to build with (default: the table\'s recipe)')
     .option('--jobs <n>', 'scratch trees mutated in parallel, each with its own build dir', '1')
-    .option('--only <id>', 'run one row (its suite\'s self-test still runs first)')
+    .option('--only <ids>', 'run these rows only, ids separated by commas (their suites\' self-tests still run first)')
     .option('--in-diff <rev>', 'generate mutants from the lines changed since <rev> (git diff), plus the table rows whose file changed')
     .option('--map <file>', 'in-diff config: caps and file → suite routes (default: in-diff.json beside the table)')
     .option('--shard <K/N>', 'run every N-th row starting at K (self-tests always run), to split CI jobs')
@@ -41,6 +43,8 @@ export function register(program: Command): void {
     .option('--out <dir>', 'run directory for the reports (default .nh-gate/runs/<UTC stamp>-mutate-<recipe>)')
     .option('--workspace <dir>', 'where the scratch trees live (default .nh-gate/mutate/<recipe>)')
     .option('--full-rebuild', 'wipe and reconfigure the build dir for every build (the benchmark\'s control)')
+    .option('--whole-build', 'build every target for every mutant, not its suite\'s targets (the benchmark\'s control)')
+    .option('--no-sanitizer', 'do not re-judge survivors in the recipe\'s sanitizer build')
     .option('--json', 'print one JSON document on stdout')
     .action((opts: MutateCliOptions) => runAction(() => mutateCommand(opts)));
 }
@@ -59,7 +63,7 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
   const makeTasks = executor === 'slurm' ? async () => nodeTasks(opts, { exec: (await import('../../exec/spawn.js')).realExecutor, progress: (l) => { if (tty) process.stderr.write(`${l}\n`); } }, 'mutate') : null;
   const out = await runMutateGate({
     root: process.cwd(), table: opts.table, recipe: opts.recipe, jobs, only: opts.only, inDiff: opts.inDiff, map: opts.map, shard: opts.shard,
-    cache: opts.cache !== false, arch: opts.arch, out: opts.out, workspace: opts.workspace, fullRebuild: opts.fullRebuild === true, makeTasks, log,
+    cache: opts.cache !== false, arch: opts.arch, out: opts.out, workspace: opts.workspace, fullRebuild: opts.fullRebuild === true, wholeBuild: opts.wholeBuild === true, sanitize: opts.sanitizer !== false, makeTasks, log,
   });
   if (out.kind === 'not-measured') return notMeasured(out, opts.json === true, out.generation);
   const { rep, outDir, code } = out;
@@ -82,6 +86,8 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
     process.stdout.write(`${inDiffReport.renderGeneration(rep.generation, rep.sourceDir)}\n${inDiffReport.renderGeneratedCounts(rep.rows)}${rep.shard ? ` (shard ${rep.shard.k}/${rep.shard.n})` : ''}\n${inDiffReport.renderSurvivors(rep.rows)}\n`);
   }
   process.stdout.write(`${rep.rows.length} mutant(s): ${caught} caught, ${kept} as the table expects; ${rep.jobs} tree(s), ${rep.rebuild} rebuilds, ${rep.wallS.toFixed(1)} s\n`);
+  const offArch = rep.rows.filter((r) => r.reason === 'NO_GPU_ARCH').length;
+  if (offArch > 0) process.stdout.write(`${offArch} device row(s) not run on arch ${opts.arch} (VOID NO_GPU_ARCH, left out of the score): judge them with a GPU arch on a GPU host\n`);
   process.stdout.write(`user tree ${rep.sourceDir}: sha256 ${rep.userTree.before.slice(0, 16)} before, ${rep.userTree.after.slice(0, 16)} after — ${rep.userTree.unchanged ? 'byte-identical' : 'CHANGED DURING THE RUN'}\n`);
   if (executor === 'slurm') {
     const jobs = [...rep.rows.map((r) => r.suite), ...rep.baselines.flatMap((b) => Object.values(b.suites))].flatMap((s) => (s?.slurm ? [s.slurm] : []));

@@ -2,6 +2,7 @@ import type { SamplesFile } from '../../config/load.js';
 import { monoS } from '../../exec/clock.js';
 import { describeEnd, lastLines, type ProcessRun } from '../../exec/types.js';
 import { busyFromSamples } from '../../quantity/busy.js';
+import { readingsOfSource } from '../../quantity/busySpans.js';
 import { activityFromGpm } from '../../quantity/activity.js';
 import { clocksOverWindow, describeClocks } from '../../quantity/clocks.js';
 import { refused } from '../../quantity/make.js';
@@ -125,7 +126,7 @@ export function judgeBusy(i: BusyJudgeInput): BusyJudgement {
   const figs = unknownWhy !== null
     ? { timeWeighted: refused('GPU busy', 'WINDOW_UNKNOWN', `${unknownWhy}: the window is unknown, so no busy fraction is taken`), nonzeroShare: refused('GPU busy (nonzero-sample share)', 'WINDOW_UNKNOWN', unknownWhy) }
     : sampler.samplesFile
-    ? busyFromSamples(util, window, { ...(nominal ? { nominalPeriodS: nominal / 1000 } : {}), silicon })
+    ? busyFromSamples(util, window, { ...(nominal ? { nominalPeriodS: nominal / 1000 } : {}), readings: readingsOfSource(file?.header?.source), silicon })
     : { timeWeighted: refused('GPU busy', 'NO_SAMPLES', `no sampler could run: ${sampler.reason ?? sampler.errors.join('; ') ?? 'no backend'} — NOT MEASURED, not 0%`), nonzeroShare: refused('GPU busy (nonzero-sample share)', 'NO_SAMPLES', 'no samples') };
   const base = i.originS;
   const act = activityFromGpm((file?.samples ?? []).flatMap((s) => (s.kind === 'gpm' ? [s] : [])), window, { gpmStatus: gpmStatusOf(file?.header?.sampler), silicon });

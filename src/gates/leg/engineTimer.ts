@@ -2,6 +2,7 @@ import type { EngineTimerLine } from '../../profiles/types.js';
 import type { Quantity } from '../../quantity/types.js';
 import { isFiniteNumber, measured, refused } from '../../quantity/make.js';
 import type { ModeEvents } from './events.js';
+import { backwardsStamps, collapsedGaps } from './clocks.js';
 
 // The two "per output token after the first" figures of one leg: the harness's, from per-token arrival stamps,
 // and the engine's own timer (e.g. llama.cpp's eval time). The first token carries the prefill, so both skip it.
@@ -10,9 +11,14 @@ import type { ModeEvents } from './events.js';
 export const HARNESS_AFTER_FIRST = 'per output token after the first (harness, token arrival stamps)';
 export const ENGINE_TIMER = "per output token after the first (the engine's own timer)";
 
-// Σ over prompts of (last arrival − first arrival) ÷ Σ (tokens − 1).
-export function harnessAfterFirst(m: ModeEvents | undefined): Quantity {
+// Σ over prompts of (last arrival − first arrival) ÷ Σ (tokens − 1). Refused from stamps that run backwards,
+// and where tokens shared one stamp: a first stamp that carries several tokens makes the span too short.
+export function harnessAfterFirst(m: ModeEvents | undefined, loadEndNs: bigint | null = null): Quantity {
   if (!m) return refused(HARNESS_AFTER_FIRST, 'MISSING_TERM', 'no per-token arrival stamps (the driver wrote no token events)');
+  const back = backwardsStamps(loadEndNs, m);
+  if (back) return refused(HARNESS_AFTER_FIRST, 'CLOCK_BACKWARDS', `the event stamps run backwards (${back}) — no time is taken from them`);
+  const { zero, gaps } = collapsedGaps(m);
+  if (zero > 0) return refused(HARNESS_AFTER_FIRST, 'ARRIVALS_COLLAPSED', `${zero} of ${gaps} gaps are 0 s: tokens shared one arrival stamp (several per read or streamed chunk), so first-to-last spans miss the tokens that arrived with the first — see the engine's own timer where the profile reads one`);
   let spanNs = 0n, steps = 0;
   for (const ts of m.tokenNsByPrompt.values()) {
     if (ts.length < 2) continue;

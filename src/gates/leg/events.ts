@@ -1,17 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { EngineEventSchema } from '../../config/events.js';
-import { parseJsonl } from '../../io/jsonl.js';
+import { parseJsonl, parseJsonlLine, type GarbageLine } from '../../io/jsonl.js';
 
 // The engine's --events stream, read after the leg (the boundary: each line validated with zod).
 export interface ModeEvents {
   tokens: Map<number, number[]>;
   // Engine CLOCK_MONOTONIC ns of every token, in order, for the engine-side window and per-token spreads.
   tokenNs: bigint[];
-  // Per prompt, the token times (for inter-token intervals within a prompt).
+  // Per prompt, the token times in file order (for inter-token intervals within a prompt).
   tokenNsByPrompt: Map<number, bigint[]>;
   promptTokenCounts: Map<number, number>;
   // Engine CLOCK_MONOTONIC ns of each prompt_start event (for time to first token).
   promptStartNs: Map<number, bigint>;
+  // prompt_done's own count of the tokens it generated, per prompt (checked against the token events).
+  promptDone?: Map<number, number>;
 }
 
 export interface EngineEvents {
@@ -22,28 +24,44 @@ export interface EngineEvents {
   doneExit: number | null;
   garbage: number;
   missing: boolean;
+  // The first lines that were not events (line number and why), for the leg's reason.
+  garbageLines?: GarbageLine[];
+  // The file ends inside a line (no newline after a last line that is not an event): the writer was cut off.
+  cutLastLine?: boolean;
 }
+
+// How many unreadable lines a reason names; the rest are counted.
+const NAMED_GARBAGE = 3;
 
 function modeOf(m: Map<string, ModeEvents>, mode: string): ModeEvents {
   let e = m.get(mode);
   if (!e) {
-    e = { tokens: new Map(), tokenNs: [], tokenNsByPrompt: new Map(), promptTokenCounts: new Map(), promptStartNs: new Map() };
+    e = { tokens: new Map(), tokenNs: [], tokenNsByPrompt: new Map(), promptTokenCounts: new Map(), promptStartNs: new Map(), promptDone: new Map() };
     m.set(mode, e);
   }
   return e;
 }
 
-// Reads an events file; a missing file is data (missing: true), a bad line is counted, never fatal.
+// Reads an events file; a missing file is data (missing: true), a bad line is counted and named, never fatal.
 export function readEngineEvents(path: string): EngineEvents {
-  const out: EngineEvents = { loadEndNs: null, loadS: null, modes: new Map(), counters: [], doneExit: null, garbage: 0, missing: false };
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    return { ...out, missing: true };
+    return { ...parseEngineEvents(''), missing: true };
   }
+  return parseEngineEvents(text);
+}
+
+// The events of one file's text (pure).
+export function parseEngineEvents(text: string): EngineEvents {
+  const out: EngineEvents = { loadEndNs: null, loadS: null, modes: new Map(), counters: [], doneExit: null, garbage: 0, missing: false };
   const { records, garbage } = parseJsonl(text, EngineEventSchema);
   out.garbage = garbage.length;
+  out.garbageLines = garbage.slice(0, NAMED_GARBAGE);
+  // A last line with no newline after it that is not an event: the writer stopped mid-line.
+  const tail = text.slice(text.lastIndexOf('\n') + 1);
+  out.cutLastLine = garbage.length > 0 && tail.trim() !== '' && parseJsonlLine(tail, EngineEventSchema)?.ok === false;
   for (const e of records) {
     switch (e.event) {
       case 'load_end':
@@ -66,6 +84,9 @@ export function readEngineEvents(path: string): EngineEvents {
         m.tokenNsByPrompt.set(e.prompt, tl);
         break;
       }
+      case 'prompt_done':
+        modeOf(out.modes, e.mode).promptDone!.set(e.prompt, e.generated);
+        break;
       case 'counters':
         out.counters.push({ step: e.step, fields: e.fields });
         break;

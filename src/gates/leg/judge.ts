@@ -3,22 +3,22 @@ import type { DriverReport } from '../../profiles/types.js';
 import type { ProcessRun } from '../../exec/types.js';
 import { describeEnd, lastLines } from '../../exec/types.js';
 import { monoS } from '../../exec/clock.js';
-import { perOutputToken } from '../../quantity/perToken.js';
 import { busyFromSamples, type UtilPoint } from '../../quantity/busy.js';
+import type { Readings } from '../../quantity/busySpans.js';
 import { activityFromGpm, type GpmPoint } from '../../quantity/activity.js';
 import { clocksOverWindow, describeClocks, type ClockPoint } from '../../quantity/clocks.js';
 import { refused } from '../../quantity/make.js';
-import { reason, formatReason, type Reason } from '../../verdict/reasons.js';
-import { isPass, type TokenWord } from '../../verdict/words.js';
+import { reason, type Reason } from '../../verdict/reasons.js';
+import type { TokenWord } from '../../verdict/words.js';
 import { decodeWindowOf } from './window.js';
 import type { Quantity } from '../../quantity/types.js';
 import type { Silicon } from '../../silicon/types.js';
 import type { LegRecord, TokenJudgement } from '../../results/types.js';
 import type { EngineEvents } from './events.js';
-import { judgeFromEvents, judgeFromIds, judgeFromRows } from './tokens.js';
-import { interTokenLatency, timeToFirstToken } from './latency.js';
-import { ENGINE_TIMER, HARNESS_AFTER_FIRST, engineTimerFigure, harnessAfterFirst, timerRatio } from './engineTimer.js';
 import { crossCheck } from './crosscheck.js';
+import { judgeTokens, witnessRequired } from './witness.js';
+import { timingQuantities } from './timing.js';
+import { engineFailure } from './failure.js';
 
 // Everything observed about one leg, gathered by the leg runner; judged here without any effect.
 export interface LegObservation extends Pick<LegRecord, 'index' | 'arm' | 'label' | 'mode' | 'flagEnv' | 'binarySha256'> {
@@ -29,12 +29,14 @@ export interface LegObservation extends Pick<LegRecord, 'index' | 'arm' | 'label
   golden: Golden;
   // The leg claims device execution (a device-arm flag on): reference-tier lines void it.
   deviceClaim: boolean;
-  busy: { util: UtilPoint[]; nominalPeriodS: number | null; backend: string | null; note: string | null; foreignPids: number[]; contentionChecked: boolean; gpm?: GpmPoint[]; clocks?: ClockPoint[]; gpmStatus?: string | null } | null;
+  busy: { util: UtilPoint[]; nominalPeriodS: number | null; readings?: Readings; backend: string | null; note: string | null; foreignPids: number[]; contentionChecked: boolean; gpm?: GpmPoint[]; clocks?: ClockPoint[]; gpmStatus?: string | null } | null;
   // The gate asks that a leg whose clocks were held down (power, thermal, hardware slowdown) be VOID (THROTTLED).
   voidIfThrottled?: boolean;
   silicon: Silicon | null;
   // The executor's own reason to void the leg (a Slurm job cancelled, lost, never started …), when it has one.
   fault?: Reason | null;
+  // The gate requires that the harness saw the ids ("witness": "harness"): a pass that rests on counters is VOID.
+  requireWitness?: 'harness';
   files: { log: string; events: string | null; samples: string | null };
 }
 
@@ -42,16 +44,19 @@ function rel(o: LegObservation, tS: number | null): number | null {
   return tS === null ? null : tS - monoS(o.originNs);
 }
 
-// Harness tokens, window, per-token (harness clock and engine clock), busy, counters and the leg verdict.
+// The driver ended on its own with one of its verdict codes (not killed, not crashed, not refused).
+function ranToEnd(o: LegObservation): boolean {
+  const r = o.run;
+  return !o.fault && !r.spawnError && !r.timedOut && !r.interrupted && !r.signal && r.exitCode !== null && [0, 1, 3, 4].includes(r.exitCode);
+}
+
+// Harness tokens (by the witness rule), window, per-token on the clock that resolves it, busy, counters and
+// the leg verdict.
 export function judgeLeg(o: LegObservation): LegRecord {
   const { run, report } = o;
   const voidReasons: Reason[] = [];
   const modeEvents = o.events && !o.events.missing ? o.events.modes.get(o.mode) : undefined;
-  const tokens: TokenJudgement = modeEvents
-    ? judgeFromEvents(o.golden, o.mode, modeEvents.tokens, modeEvents.promptTokenCounts)
-    : report.ids.length > 0
-      ? judgeFromIds(o.golden, o.mode, report.ids, report.prompts)
-      : judgeFromRows(o.golden, o.mode, report.prompts.filter((r) => r.block <= 0));
+  const tokens: TokenJudgement = judgeTokens({ golden: o.golden, mode: o.mode, eventsFile: o.files.events, events: o.events, report, ranToEnd: ranToEnd(o) });
   const check = crossCheck(tokens, report, run.exitCode, 0);
 
   // The decode window on the harness clock, by the one rule analyze uses too.
@@ -71,10 +76,14 @@ export function judgeLeg(o: LegObservation): LegRecord {
   else if ((run.exitCode !== null && ![0, 1, 2, 3, 4].includes(run.exitCode)) || (run.exitCode === 2 && !refusing)) {
     voidReasons.push(reason('CRASHED', `the driver exited ${run.exitCode}, which is not one of its verdict codes`));
   }
+  const failed = voidReasons.length === 0 ? engineFailure(run, report, o.events?.loadEndNs != null) : null;
+  if (failed) voidReasons.push(failed);
   if (refusing) voidReasons.push(reason('ENGINE_REFUSED', refusing.detail));
   if (o.deviceClaim && report.referenceTier.count > 0) voidReasons.push(reason('REFERENCE_TIER', `${report.referenceTier.count} reference-tier line(s) on a device-arm claim — not a device result`));
   if (o.busy && o.busy.foreignPids.length > 0) voidReasons.push(reason('CONTENDED', `compute process(es) not ours on the GPU: pid ${o.busy.foreignPids.join(', ')}`));
   if (tokens.word === 'VOID') voidReasons.push(...tokens.reasons);
+  const unwitnessed = witnessRequired(tokens, o.requireWitness);
+  if (unwitnessed) voidReasons.push(unwitnessed);
   const clockFigs = o.busy?.clocks ? clocksOverWindow(o.busy.clocks, window ? { startS: window.startS, endS: window.endS } : null, o.silicon) : null;
   if (clockFigs?.throttled && o.voidIfThrottled) voidReasons.push(reason('THROTTLED', `clock-event reason(s) ${clockFigs.throttleReasons.join(', ')} during the decode window — the gate voids a throttled leg`));
 
@@ -82,41 +91,13 @@ export function judgeLeg(o: LegObservation): LegRecord {
   if (voidReasons.length > 0) verdict = 'VOID';
   else if (!check.agree) verdict = 'DIVERGENCE';
 
-  const quantities: Record<string, Quantity> = {};
-  const matchedForSpeed = isPass(tokens.word) ? tokens.compared : tokens.matched;
-  const firstVoid = voidReasons.find((v) => v.code !== 'CONTENDED');
-  const speed = (name: string, windowS: number | null, missing: typeof dw.missing): Quantity => {
-    if (firstVoid) {
-      const code = (['TIMEOUT', 'CRASHED', 'REFERENCE_TIER', 'PARTIAL', 'WRONG_TOKENS', 'THROTTLED'] as const).find((c) => c === firstVoid.code) ?? 'PARTIAL';
-      return refused(name, code, `the leg is void (${formatReason(firstVoid)}) — no speed is taken from it`);
-    }
-    if (missing && !missing.windowMissing) return refused(name, missing.code, missing.why);
-    const q = perOutputToken({ decodeWindowS: windowS, tokensCompared: tokens.compared, loadS: report.load?.loadS ?? o.events?.loadS ?? null, tokensMatched: matchedForSpeed, ...(missing?.windowMissing ? { windowMissing: missing.windowMissing } : {}), silicon: o.silicon });
-    return { ...q, name };
-  };
-  quantities.perOutputToken = speed('per output token', window ? window.endS - window.startS : null, dw.missing);
-  if (o.events && !o.events.missing) {
-    const engineMissing = o.mode === 'fresh-prefill' ? dw.missing : engineWindow === null ? { code: 'WINDOW_UNKNOWN' as const, why: 'no load event or no token events', windowMissing: 'load-line-absent' as const } : null;
-    quantities.perOutputTokenEngine = speed('per output token (engine event clock)', engineWindow ? engineWindow.endS - engineWindow.startS : null, engineMissing);
-  }
-
-  if (modeEvents || report.engineTimer.length > 0) {
-    const unjudged = firstVoid ? `the leg is void (${formatReason(firstVoid)})` : !isPass(tokens.word) ? `the tokens did not pass (${tokens.word})` : null;
-    const harness = unjudged ? refused(HARNESS_AFTER_FIRST, 'WRONG_TOKENS', `${unjudged} — no speed is taken from it`) : harnessAfterFirst(modeEvents);
-    const engine = unjudged && report.engineTimer.length > 0 ? refused(ENGINE_TIMER, 'WRONG_TOKENS', `${unjudged} — no speed is taken from it`) : engineTimerFigure(report.engineTimer);
-    quantities.perTokenAfterFirst = harness;
-    if (engine) quantities.perTokenAfterFirstEngineTimer = engine;
-    const ratio = timerRatio(harness, engine);
-    if (ratio) quantities.harnessOverEngineTimer = ratio;
-    if (modeEvents && !unjudged) {
-      quantities.timeToFirstToken = timeToFirstToken(modeEvents);
-      quantities.interTokenLatency = interTokenLatency(modeEvents);
-    }
-  }
+  const quantities: Record<string, Quantity> = timingQuantities({
+    mode: o.mode, dw, tokens, report, events: o.events, firstVoid: voidReasons.find((v) => v.code !== 'CONTENDED') ?? null, silicon: o.silicon,
+  });
 
   let samplerNote = o.busy?.note ?? null;
   if (o.busy) {
-    const figs = busyFromSamples(o.busy.util, window ? { startS: window.startS, endS: window.endS } : null, { ...(o.busy.nominalPeriodS ? { nominalPeriodS: o.busy.nominalPeriodS } : {}), silicon: o.silicon });
+    const figs = busyFromSamples(o.busy.util, window ? { startS: window.startS, endS: window.endS } : null, { ...(o.busy.nominalPeriodS ? { nominalPeriodS: o.busy.nominalPeriodS } : {}), readings: o.busy.readings ?? 'exact', silicon: o.silicon });
     quantities.busy = o.busy.foreignPids.length > 0 && figs.timeWeighted.status === 'measured'
       ? refused(figs.timeWeighted.name, 'CONTENDED', `a compute process that is not ours (pid ${o.busy.foreignPids.join(', ')}) used the GPU — the busy figure is not this leg's`)
       : figs.timeWeighted;
@@ -141,13 +122,14 @@ export function judgeLeg(o: LegObservation): LegRecord {
     process: {
       argv: run.argv, exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, interrupted: run.interrupted,
       spawnError: run.spawnError, end: describeEnd(run), startS: rel(o, monoS(run.startNs))!, endS: rel(o, monoS(run.endNs))!, lastLines: lastLines(run),
+      ...(run.contained ? { contained: run.contained } : {}),
     },
     logFile: o.files.log, eventsFile: o.files.events, samplesFile: o.files.samples,
     samplerBackend: o.busy?.backend ?? null, samplerNote,
     loadLine: { seen: report.load !== null, tS: rel(o, loadTS), loadS: report.load?.loadS ?? null, source: report.load ? `line ${report.load.line}` : null },
     decodeWindow: window ? { startS: rel(o, window.startS)!, endS: rel(o, window.endS)!, source: window.source } : null,
     engineWindow: engineWindow ? { startS: rel(o, engineWindow.startS)!, endS: rel(o, engineWindow.endS)! } : null,
-    tokens, crossCheck: check, referenceTierLines: report.referenceTier.count,
+    tokens, witness: tokens.witness, crossCheck: check, referenceTierLines: report.referenceTier.count,
     counters, counterRecords: records.length,
     contention: { foreignPids: o.busy?.foreignPids ?? [], checked: o.busy?.contentionChecked ?? false, note: o.busy ? (o.busy.contentionChecked ? 'compute processes checked before and during the leg' : 'compute processes could not be listed') : 'no GPU' },
     quantities, verdict, voidReasons,

@@ -45,6 +45,8 @@ export interface LegContext {
   voidIfThrottled?: boolean;
   // A CPU-contended leg is VOID (CPU_CONTENDED) where the gate asks, else only flagged.
   voidIfCpuContended?: boolean;
+  // A pass must rest on ids the harness read (the gate's "witness": "harness"), else it is VOID (NOT_WITNESSED).
+  requireWitness?: 'harness';
   // Told the leg's process group as soon as it is spawned (the GPU lock records it).
   onSpawn?: (pid: number) => void;
   // The plan's size and its warm-up legs: where a leg sits among the ABBA blocks (a Slurm allocation's scope).
@@ -84,6 +86,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   const logHeader = legHeaderLine({
     schemaVersion: 1, profile: profileRef(ctx.recipe.profile, ctx.vars.root ?? '.'), recipe: ctx.recipe.name, mode: planned.mode, golden: ctx.goldenPath,
     events: eventsRel ? basename(eventsRel) : null, deviceClaim: claim, index: planned.index, arm: planned.arm, label: planned.label,
+    ...(ctx.requireWitness ? { requireWitness: ctx.requireWitness } : {}),
   });
   const req: LegRequest = {
     name, index: planned.index, arm: planned.arm, label: planned.label, mode: planned.mode, driver: ctx.recipe.driver, vars: ctx.vars,
@@ -92,7 +95,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   const out = ctx.deps.legRunner
     ? await ctx.deps.legRunner.run(req, { runDir: ctx.runDir, signal: ctx.signal, originNs: ctx.originNs, arch: ctx.vars.arch ?? 'cpu', ...legBlock(planned.index, ctx.warmupLegs ?? 0, ctx.planLegs ?? planned.index + 1), seriesLegs: ctx.planLegs ?? planned.index + 1 })
     : { observed: await observeLeg(req, ctx.runDir, ctx.deps, ctx.signal, ctx.onSpawn), silicon: null, originNs: null, slurm: null, fault: null };
-  const { run, util, gpm, clocks, gpmStatus, nominalPeriodS, files, samplerBackend, samplerNote, foreignPids, contentionChecked, sampled } = out.observed;
+  const { run, util, gpm, clocks, gpmStatus, nominalPeriodS, utilReadings, files, samplerBackend, samplerNote, foreignPids, contentionChecked, sampled } = out.observed;
   const silicon = out.silicon ?? ctx.silicon;
   // The report is read back from the leg log, by the very reader `analyze --log` uses: memory stays flat on
   // any output size, hostile lines are screened one way, and a leg re-read offline is this leg.
@@ -110,8 +113,9 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     flagEnv: Object.fromEntries(Object.values(ctx.recipe.flags).filter((f) => f.env in planned.env || planned.unset?.includes(f.env)).map((f) => [f.env, planned.env[f.env] ?? '<unset>'])),
     binarySha256: out.observed.binarySha256, run, originNs: out.originNs ?? ctx.originNs, report, events, golden: ctx.golden,
     deviceClaim: claim,
-    busy: sampled ? { util, nominalPeriodS, backend: samplerBackend, note: samplerNote, foreignPids, contentionChecked, gpm, clocks, gpmStatus } : null,
+    busy: sampled ? { util, nominalPeriodS, ...(utilReadings ? { readings: utilReadings } : {}), backend: samplerBackend, note: samplerNote, foreignPids, contentionChecked, gpm, clocks, gpmStatus } : null,
     voidIfThrottled: ctx.voidIfThrottled ?? false,
+    ...(ctx.requireWitness ? { requireWitness: ctx.requireWitness } : {}),
     silicon, fault: out.fault, files,
   });
   refuseBusyCutShort(record, out.observed.samplerEnd, util, monoS(out.originNs ?? ctx.originNs));

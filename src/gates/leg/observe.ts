@@ -9,6 +9,7 @@ import { arrivalS, formatTimedLine } from '../../profiles/timed.js';
 import { legLineMetaLine, legTrailerLine } from '../../results/legLog.js';
 import type { ProcessRun } from '../../exec/types.js';
 import type { UtilPoint } from '../../quantity/busy.js';
+import { readingsOfSource, type Readings } from '../../quantity/busySpans.js';
 import type { GateDeps } from '../deps.js';
 import type { SamplerBackend } from '../../sampler/types.js';
 import type { GpmPoint } from '../../quantity/activity.js';
@@ -66,6 +67,8 @@ export interface LegObserved {
   clocks: ClockPoint[];
   gpmStatus: string | null;
   nominalPeriodS: number | null;
+  // What the util readings are (the samples header's source): the driver's truncated whole percents or exact.
+  utilReadings?: Readings;
   // How the sampler ended (a partial one failed mid-window), and how the leg log's write went.
   samplerEnd: { backend: SamplerBackend; partial: boolean; errors: string[] } | null;
   log: LogSinkResult;
@@ -155,9 +158,11 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
   const clocks: ClockPoint[] = [];
   let gpmStatus: string | null = null;
   let nominalPeriodS: number | null = null;
+  let utilReadings: Readings | undefined;
   if (stopped?.samplesPath) {
     const file = await readSamplesFile(stopped.samplesPath);
     nominalPeriodS = file.header?.nominalPeriodMs ? file.header.nominalPeriodMs / 1000 : null;
+    utilReadings = readingsOfSource(file.header?.source);
     const status = file.header?.sampler?.['gpmStatus'];
     gpmStatus = typeof status === 'string' ? status : null;
     for (const s of file.samples) {
@@ -180,7 +185,7 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
   const log = sink.close();
   return {
     run, binarySha256, foreignPids: [...foreign], contentionChecked, samplerBackend: stopped?.backend ?? null, samplerNote,
-    util, gpm, clocks, gpmStatus, nominalPeriodS, sampled: req.sampleGpu, files: { ...files, samples: stopped?.samplesPath ? files.samples : null },
+    util, gpm, clocks, gpmStatus, nominalPeriodS, ...(utilReadings ? { utilReadings } : {}), sampled: req.sampleGpu, files: { ...files, samples: stopped?.samplesPath ? files.samples : null },
     samplerEnd: stopped ? { backend: stopped.backend, partial: stopped.partial, errors: stopped.errors } : null, log,
     tree: { pids: [...ours.pids].sort((a, b) => a - b), cpuS: ours.cpuS, cpuNote: cpuContention(ours) },
   };

@@ -2,6 +2,7 @@ import type { Golden } from '../../config/golden.js';
 import type { IdsLine, PromptRow } from '../../profiles/types.js';
 import type { PromptJudgement, TokenJudgement } from '../../results/types.js';
 import { reason, type Reason } from '../../verdict/reasons.js';
+import { parseIdList } from '../../profiles/reader.js';
 
 // The harness's own token comparison against the golden (the engine's verdict is only cross-checked).
 
@@ -43,11 +44,11 @@ function word(prompts: PromptJudgement[], reasons: Reason[]): TokenJudgement['wo
   return 'STRICT PASS';
 }
 
-function totals(source: TokenJudgement['source'], mode: string, prompts: PromptJudgement[], reasons: Reason[]): TokenJudgement {
+function totals(source: TokenJudgement['source'], mode: string, prompts: PromptJudgement[], reasons: Reason[], witness: TokenJudgement['witness'] = 'harness'): TokenJudgement {
   const compared = prompts.reduce((s, p) => s + p.compared, 0);
   if (compared === 0 && reasons.length === 0) reasons.push(reason('NO_TOKENS', 'zero tokens compared — there is nothing to judge'));
   return {
-    source, mode, prompts, compared,
+    source, witness, mode, prompts, compared,
     matched: prompts.reduce((s, p) => s + p.matched, 0),
     fullRows: prompts.filter((p) => p.generated >= p.goldenWidth).length,
     shortRows: prompts.filter((p) => p.generated < p.goldenWidth).length,
@@ -69,32 +70,42 @@ export function judgeFromEvents(golden: Golden, mode: string, tokens: Map<number
   return totals('events', mode, prompts, reasons);
 }
 
+// A got: line's ids (spaces or commas, as the seeds' engine prints them); null when absent or not ids.
 function parseIds(s: string | null): number[] | null {
-  if (s === null) return null;
-  const parts = s.trim().split(/\s+/).filter(Boolean).map(Number);
-  return parts.every(Number.isInteger) ? parts : null;
+  return s === null ? null : parseIdList(s);
 }
 
 // From the printed rows (no events file): counts per prompt, positions only where got/exp were printed.
 export function judgeFromRows(golden: Golden, mode: string, rows: PromptRow[]): TokenJudgement {
   const reasons: Reason[] = [];
   const prompts: PromptJudgement[] = [];
+  const seenIds: boolean[] = [];
   for (const gp of golden.prompts) {
     const row = rows.find((r) => r.prompt === gp.id);
     if (!row) {
       prompts.push(classify(golden, gp, [], null));
+      seenIds.push(false);
       continue;
     }
     if (row.promptTokens !== null && row.promptTokens !== gp.promptTokens.length) {
       reasons.push(reason('GOLDEN_MISMATCH', `prompt ${gp.id}: the engine ran ${row.promptTokens} prompt tokens, golden ${golden.name} has ${gp.promptTokens.length} — the golden's prompts differ from what ran`));
     }
     const got = parseIds(row.got);
+    seenIds.push(got !== null);
     prompts.push(classify(golden, gp, got, { generated: row.generated ?? 0, compared: row.compared ?? 0, matched: row.matched ?? 0 }));
   }
   for (const r of rows) if (!golden.prompts.some((p) => p.id === r.prompt)) reasons.push(reason('GOLDEN_MISMATCH', `the engine ran prompt ${r.prompt}, which golden ${golden.name} does not have`));
   // Counts with no ids anywhere are the engine's own claim: the harness saw no token to compare.
-  const anyIds = prompts.some((p) => p.got !== null && p.got.length > 0);
-  return totals(anyIds ? 'printed rows' : 'engine claim', mode, prompts, reasons);
+  const judged = totals(seenIds.some(Boolean) ? 'printed rows' : 'engine claim', mode, prompts, reasons);
+  return { ...judged, witness: rowsWitness(judged.word, prompts, seenIds) };
+}
+
+// Who saw the ids a verdict from rows rests on: the harness when it read ids (got: lines) for every prompt,
+// or for a prompt whose divergence it found itself; otherwise the verdict is the engine's claim.
+export function rowsWitness(word: TokenJudgement['word'], prompts: readonly PromptJudgement[], seenIds: readonly boolean[]): TokenJudgement['witness'] {
+  if (prompts.length > 0 && seenIds.every(Boolean) && seenIds.length === prompts.length) return 'harness';
+  if (word === 'DIVERGENCE' && prompts.some((p, i) => seenIds[i] && p.status === 'divergence')) return 'harness';
+  return 'engine';
 }
 
 // From a profile's `ids` lines (a driver that prints each prompt's generated ids): every position judged by

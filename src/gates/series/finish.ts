@@ -45,7 +45,7 @@ export async function finish(run: SeriesRun, status: RunResult['status']): Promi
   if (status !== 'failed') run.reserve.release();
   try {
     // A failed run writes its record first and no plots: the space left is for result.json.
-    await saveRun(r, status === 'failed' ? { timelines: [], ab: null } : run.plots);
+    await saveRun(r, status === 'failed' ? { timelines: [], ab: null } : run.plots, deps.live);
   } catch (err) {
     if (!isDiskFault(err)) throw err;
     if (status !== 'failed') return finish(run, diskFailure(r, err, run.reserve));

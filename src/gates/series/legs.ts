@@ -32,7 +32,7 @@ function contextFor(o: SeriesSpec, plan: SeriesPlan, run: SeriesRun, ready: Extr
   return {
     deps: run.deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: ready.goldenPath, vars: site.vars,
     binaryPath: site.binaryPath, runDir: run.r.runDir, originNs: s.originNs, silicon: s.silicon, sampleGpu: s.silicon.kind === 'gpu' && s.arch !== 'cpu',
-    voidIfThrottled: inputs.gate?.gate.voidIfThrottled ?? false, voidIfCpuContended: inputs.gate?.gate.voidIfCpuContended ?? false, deviceIndex: 0,
+    voidIfThrottled: inputs.gate?.gate.voidIfThrottled ?? false, voidIfCpuContended: inputs.gate?.gate.voidIfCpuContended ?? false, ...(inputs.gate?.gate.witness ? { requireWitness: inputs.gate.gate.witness } : {}), deviceIndex: 0,
     timeoutS: s.timeoutS, signal: s.signal, onSpawn: (pid: number) => s.lock.recordLeg(pid),
     planLegs: plan.legs.legs.length, warmupLegs: plan.warmupLegs,
   };
@@ -55,7 +55,7 @@ export async function runLegs(o: SeriesSpec, plan: SeriesPlan, run: SeriesRun, r
   const contexts = new Map<string, LegContext>();
   const ctx = (arm: keyof typeof ready.byArm): LegContext => contexts.get(arm) ?? contexts.set(arm, contextFor(o, plan, run, ready, s, arm)).get(arm)!;
   // On disk before the first leg: should nh-gate die mid-leg, a later run finds this one "running" and marks it.
-  await saveRun(r, plots);
+  await saveRun(r, plots, run.deps.live);
   const outcomes: LegOutcome[] = [];
   let largestLog = 0;
   for (const [done, planned] of legs.entries()) {
@@ -75,7 +75,7 @@ export async function runLegs(o: SeriesSpec, plan: SeriesPlan, run: SeriesRun, r
     const j = o.judge(r.legs, false, judgeSite(r));
     apply(run, j);
     if (out.log?.fault) throw new NhGateError(out.log.fault, `leg ${planned.index + 1}'s log ${out.record.logFile} stopped after ${out.log.bytes} bytes: ${out.log.error}`, 'free space or pass --results-dir DIR on a larger filesystem');
-    await saveRun(r, plots);
+    await saveRun(r, plots, run.deps.live);
     if (j.stop) break;
   }
   const interrupted = s.signal.aborted;

@@ -1,6 +1,7 @@
 import type { Mutation } from '../../config/mutations.js';
 import { globRegExp, type InDiffConfig } from '../../config/in-diff.js';
 import { sha256 } from '../files.js';
+import { suiteCall, type SuiteCallable } from '../suite/invoke.js';
 import { countOccurrences } from '../plan.js';
 import type { SourceSpan } from '../types.js';
 import type { ChangedFile } from './hunks.js';
@@ -19,6 +20,8 @@ export interface GeneratedOrigin {
   // The text that replaces span (mutation-testing-elements' `replacement`).
   edit: string;
   contextLines: number;
+  // The suite call that must go RED, in the suite's own filter syntax (e.g. `nh-ref-tests --test-case=MoE*`).
+  judgedBy?: string | undefined;
 }
 
 // A generated mutant: a table-shaped row plus its origin.
@@ -52,7 +55,7 @@ export interface GenerationInput {
   allChangedFiles: string[];
   sourceDirRel: string;
   config: InDiffConfig;
-  suites: string[];
+  suites: SuiteCallable[];
   readText: (file: string) => string | null;
 }
 
@@ -101,10 +104,11 @@ function interleave(edits: LineEdit[], cap: number): LineEdit[] {
   return out;
 }
 
-function routeFor(file: string, cfg: InDiffConfig, suites: string[]): { suite: string; filter?: string }[] {
+function routeFor(file: string, cfg: InDiffConfig, suites: SuiteCallable[]): { suite: string; filter?: string; call: string; device?: true }[] {
+  const call = (name: string, filter?: string): string => suiteCall(suites.find((s) => s.name === name) ?? { name }, filter);
   const r = cfg.routes.find((x) => globRegExp(x.files).test(file));
-  if (r) return [{ suite: r.suite, ...(r.filter ? { filter: r.filter } : {}) }];
-  return suites.map((suite) => ({ suite }));
+  if (r) return [{ suite: r.suite, ...(r.filter ? { filter: r.filter } : {}), call: call(r.suite, r.filter), ...(r.device ? { device: true as const } : {}) }];
+  return suites.map((s) => ({ suite: s.name, call: s.name }));
 }
 
 // Pure: the changed lines of the recipe's sources → table-shaped rows, capped, every skip counted.
@@ -184,10 +188,10 @@ export function generateMutants(input: GenerationInput): { mutants: GeneratedMut
           row.push({
             mutation: {
               id, file: cf.file, anchor, replacement, suite: r.suite, ...(r.filter ? { filter: r.filter } : {}),
-              why: `generated (${e.op}): ${e.what} at ${cf.file}:${line}`, expect: 'caught', selfTest: false,
+              why: `generated (${e.op}): ${e.what} at ${cf.file}:${line}`, expect: 'caught', selfTest: false, device: r.device === true,
             },
             origin: {
-              operator: e.op, what: e.what, line, before: raw, after, edit: e.text, contextLines: span.to - span.from,
+              operator: e.op, what: e.what, line, before: raw, after, edit: e.text, contextLines: span.to - span.from, judgedBy: r.call,
               span: { start: { line, column: e.start + 1 }, end: { line, column: Math.max(e.end, e.start + 1) + 1 }, offset },
             },
           });
@@ -196,7 +200,7 @@ export function generateMutants(input: GenerationInput): { mutants: GeneratedMut
       perLine.push(row);
       mutatedLines++;
     }
-    files.push({ file: cf.file, changedLines: cf.lines.length, mutatedLines, suites: routes.map((r) => (r.filter ? `${r.suite} --test-case=${r.filter}` : r.suite)) });
+    files.push({ file: cf.file, changedLines: cf.lines.length, mutatedLines, suites: routes.map((r) => r.call) });
   }
   // The per-change cap takes lines round-robin, so a long change keeps a mutant on every line it can.
   const mutants: GeneratedMutant[] = [];

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { defaultInDiffConfig, loadInDiffConfig, type InDiffConfig } from '../../config/in-diff.js';
 import type { MutationTable } from '../../config/mutations.js';
 import { NhGateError } from '../../errors.js';
+import type { SuiteCallable } from '../suite/invoke.js';
 import { generateMutants, type GeneratedMutant, type GenerationSummary } from './generate.js';
 import { changedLinesSince } from './git.js';
 
@@ -37,13 +38,13 @@ export function checkRoutes(config: InDiffConfig, file: string, suites: string[]
 }
 
 // git diff → changed lines → generated rows; stops early (NOT MEASURED) when the diff has nothing to mutate.
-export function prepareInDiff(o: { rev: string; root: string; tableFile: string; mapFile?: string | undefined; table: MutationTable; recipe: { name: string; suites: { name: string }[] }; sourceDirRel: string }): InDiffPlan {
+export function prepareInDiff(o: { rev: string; root: string; tableFile: string; mapFile?: string | undefined; table: MutationTable; recipe: { name: string; suites: SuiteCallable[] }; sourceDirRel: string }): InDiffPlan {
   const { config, file } = resolveInDiffConfig(o.root, o.tableFile, o.mapFile, o.recipe.name);
   const suites = o.recipe.suites.map((s) => s.name);
   checkRoutes(config, file ?? '(default in-diff config)', suites, o.table, o.tableFile);
   const diff = changedLinesSince(o.rev, o.root);
   const { mutants, summary } = generateMutants({
-    changed: diff.files, allChangedFiles: diff.allFiles, sourceDirRel: o.sourceDirRel, config, suites,
+    changed: diff.files, allChangedFiles: diff.allFiles, sourceDirRel: o.sourceDirRel, config, suites: o.recipe.suites,
     readText: (f) => { try { return readFileSync(resolve(o.root, f), 'utf8'); } catch { return null; } },
   });
   let notMeasured: InDiffPlan['notMeasured'] = null;

@@ -5,7 +5,15 @@ import type { MutantResult } from '../types.js';
 export function survivors(rows: MutantResult[]): { id: string; file: string; line: number; operator: string; what: string; before: string; after: string; suite: string }[] {
   return rows.filter((r) => r.origin && r.verdict === 'SURVIVED').map((r) => ({
     id: r.id, file: r.mutation.file, line: r.origin!.line, operator: r.origin!.operator, what: r.origin!.what,
-    before: r.origin!.before, after: r.origin!.after, suite: r.mutation.filter ? `${r.mutation.suite} --test-case=${r.mutation.filter}` : r.mutation.suite,
+    before: r.origin!.before, after: r.origin!.after, suite: r.origin!.judgedBy ?? (r.mutation.filter ? `${r.mutation.suite} --test-case=${r.mutation.filter}` : r.mutation.suite),
+  }));
+}
+
+// The lines only a sanitizer protects: generated rows the suites let through and their sanitizer build
+// caught, each with the sanitizer's report.
+export function sanitizerOnly(rows: MutantResult[]): { id: string; file: string; line: number; operator: string; what: string; finding: string }[] {
+  return rows.filter((r) => r.origin && r.verdict === 'CAUGHT BY SANITIZER').map((r) => ({
+    id: r.id, file: r.mutation.file, line: r.origin!.line, operator: r.origin!.operator, what: r.origin!.what, finding: r.sanitizer?.finding ?? '',
   }));
 }
 
@@ -26,19 +34,30 @@ export function renderGeneration(g: GenerationSummary & { rev: string }, sourceD
 export function renderGeneratedCounts(rows: MutantResult[]): string {
   const gen = rows.filter((r) => r.origin);
   const n = (f: (r: MutantResult) => boolean): number => gen.filter(f).length;
-  return `generated rows: ${gen.length}: ${n((r) => r.verdict === 'CAUGHT')} caught, ${n((r) => r.verdict === 'SURVIVED')} survived, ${n((r) => r.verdict === 'TIMEOUT')} timed out, ` +
+  const bySanitizer = n((r) => r.verdict === 'CAUGHT BY SANITIZER');
+  return `generated rows: ${gen.length}: ${n((r) => r.verdict === 'CAUGHT')} caught, ${bySanitizer ? `${bySanitizer} caught only by the sanitizer build, ` : ''}${n((r) => r.verdict === 'SURVIVED')} survived, ${n((r) => r.verdict === 'TIMEOUT')} timed out, ` +
     `${n((r) => r.reason === 'UNVIABLE')} unviable, ${n((r) => r.reason === 'NOT_REBUILT')} equivalent-by-binary (NOT_REBUILT), ${n((r) => r.verdict === 'VOID' && !r.excluded)} other VOID; ${n((r) => r.cached === true)} from the cache`;
 }
 
-// Each survivor as `file:line` and a two-line diff: this line can change and no test notices.
+// Each survivor as `file:line` and a two-line diff: this line can change and no test notices; then the
+// lines only the sanitizer build protects, and what each survivor's sanitizer re-judge said.
 export function renderSurvivors(rows: MutantResult[]): string {
   const s = survivors(rows);
-  if (s.length === 0) return 'survivors: none';
-  return [`survivors (${s.length}): these lines can change and no test notices`, ...s.flatMap((x) => [
-    `  ${x.file}:${x.line}: ${x.operator}: ${x.what} — ${x.suite} stayed GREEN (${x.id})`,
-    `    - ${x.before.trim()}`,
-    `    + ${x.after.trim()}`,
-  ])].join('\n');
+  const out = s.length === 0 ? ['survivors: none'] : [`survivors (${s.length}): these lines can change and no test notices`, ...s.flatMap((x) => {
+    const san = rows.find((r) => r.id === x.id)?.sanitizer;
+    return [
+      `  ${x.file}:${x.line}: ${x.operator}: ${x.what} — ${x.suite} stayed GREEN (${x.id})`,
+      `    - ${x.before.trim()}`,
+      `    + ${x.after.trim()}`,
+      ...(san ? [`    sanitizer: ${san.detail}`] : []),
+    ];
+  })];
+  const only = sanitizerOnly(rows);
+  if (only.length) {
+    out.push(`lines only a sanitizer protects (${only.length}): the suites stay GREEN, their sanitizer build goes RED`);
+    for (const x of only) out.push(`  ${x.file}:${x.line}: ${x.operator}: ${x.what} — ${x.finding} (${x.id})`);
+  }
+  return out.join('\n');
 }
 
 // GitHub workflow-command escaping: data escapes %, CR, LF; properties also ':' and ','.

@@ -6,7 +6,7 @@ export type StrykerStatus = 'Killed' | 'Survived' | 'NoCoverage' | 'CompileError
 // How our verdicts map onto Stryker's: UNVIABLE is a CompileError, VOIDs decided before any build are
 // Ignored, every other VOID (not rebuilt, not restored, no cases, interrupted) is a RuntimeError.
 export function strykerStatus(r: MutantResult): StrykerStatus {
-  if (r.verdict === 'CAUGHT') return 'Killed';
+  if (r.verdict === 'CAUGHT' || r.verdict === 'CAUGHT BY SANITIZER') return 'Killed';
   if (r.verdict === 'SURVIVED') return 'Survived';
   if (r.verdict === 'TIMEOUT') return 'Timeout';
   if (r.reason === 'UNVIABLE') return 'CompileError';

@@ -30,7 +30,7 @@ export function mutateLedgerEntry(rep: MutateReport, arch: string, runDir: strin
     schemaVersion: 1, at: new Date().toISOString(), command: 'mutate', gate: tablePath, gateSha256: null, recipe: rep.recipe, arch,
     siliconKey: null, binarySha256: [...new Set(rep.baselines.flatMap((b) => Object.values(b.binarySha)))],
     verdict: mutateVerdict(rep),
-    figures: { caught: { value: count('CAUGHT'), unit: 'mutants' }, survived: { value: count('SURVIVED'), unit: 'mutants' }, void: { value: count('VOID'), unit: 'mutants' }, timeout: { value: count('TIMEOUT'), unit: 'mutants' } },
+    figures: { caught: { value: count('CAUGHT'), unit: 'mutants' }, caughtBySanitizer: { value: count('CAUGHT BY SANITIZER'), unit: 'mutants' }, survived: { value: count('SURVIVED'), unit: 'mutants' }, void: { value: count('VOID'), unit: 'mutants' }, timeout: { value: count('TIMEOUT'), unit: 'mutants' } },
     runDir,
   };
 }

@@ -6,7 +6,7 @@ import type { MutantResult } from '../types.js';
 import { toHtml } from './html.js';
 import { toJunit } from './junit.js';
 import { toStrykerReport } from './stryker.js';
-import { renderGeneration, survivors } from './in-diff.js';
+import { renderGeneration, sanitizerOnly, survivors } from './in-diff.js';
 
 // The report files of one run, by name.
 export const REPORT_FILES = { result: 'result.json', stryker: 'mutation-report.json', html: 'mutation-report.html', junit: 'junit.xml' } as const;
@@ -17,7 +17,7 @@ export function resultDoc(rep: MutateReport, exitCode: number, outDir: string): 
     schemaVersion: 1, kind: 'mutate', recipe: rep.recipe, sourceDir: rep.sourceDir, jobs: rep.jobs, rebuild: rep.rebuild,
     exitClass: rep.exitClass, exitCode, interrupted: rep.interrupted, wallS: rep.wallS, baselineFailure: rep.baselineFailure,
     userTree: rep.userTree, recovery: rep.recovery,
-    generation: rep.generation, shard: rep.shard, cacheHits: rep.cacheHits, survivors: survivors(rep.rows),
+    wholeBuild: rep.wholeBuild, generation: rep.generation, shard: rep.shard, cacheHits: rep.cacheHits, survivors: survivors(rep.rows), sanitizerOnly: sanitizerOnly(rep.rows),
     baselines: rep.baselines, reportDir: outDir, rows: rep.rows,
   };
 }

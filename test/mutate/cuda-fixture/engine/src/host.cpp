@@ -1,0 +1,5 @@
+#include "scale.h"
+
+float hostAxpb(float x, float a, float b) {
+  return a * x + b;
+}
