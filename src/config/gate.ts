@@ -59,7 +59,7 @@ export const GateSchema = z.strictObject({
   // "only": the gate reports figures and judges nothing; any other A/B must pre-register what it claims.
   report: z.enum(['judge', 'only']).default('judge'),
   seed: z.number().int().min(0).max(2 ** 31 - 1).optional().describe('seed of the random order and of the bootstrap (default 1); --seed otherwise is a deviation'),
-  locked: z.boolean().default(false).describe('refuse any command-line option that departs from this design (repeats, order, seed, arms, budget, warm-up) with exit 2'),
+  locked: z.boolean().default(false).describe('refuse any command-line option that departs from this design (repeats, order, seed, arms, budget, warm-up, mode) with exit 2'),
 }).superRefine((g, ctx) => {
   const registered = g.hypothesis !== undefined || g.criteria !== undefined;
   if (g.kind === 'ab' && !registered && g.report !== 'only') {

@@ -138,8 +138,8 @@ describe('the "on" arm, decided once from the arms as they run', () => {
 describe('deviations: the command line against the registered design', () => {
   it('records each option that departs, and none that agrees or that the gate did not register', () => {
     const g = gate({ ...hyp('on-faster'), repeats: 4, sequential: { sigmaLogRatio: 0.5, maxLegs: 16 }, warmupLegs: 2 });
-    expect(deviationsOf(g, { repeats: 4, order: 'abba', seed: 1, arms: { A: 'off', B: 'on' }, budgetLegs: 16, warmupLegs: 2 })).toEqual([]);
-    const d = deviationsOf(g, { repeats: 10, order: 'random', seed: 7, arms: { A: 'on', B: 'on' }, budgetLegs: 8, warmupLegs: 0 });
+    expect(deviationsOf(g, { repeats: 4, order: 'abba', seed: 1, arms: { A: 'off', B: 'on' }, budgetLegs: 16, warmupLegs: 2, mode: 'decode' })).toEqual([]);
+    const d = deviationsOf(g, { repeats: 10, order: 'random', seed: 7, arms: { A: 'on', B: 'on' }, budgetLegs: 8, warmupLegs: 0, mode: 'fresh-prefill' });
     expect(d.map((x) => x.text)).toEqual([
       "--repeats 10 departs from the gate's registered repeats 4",
       "--order random departs from the gate's registered order abba",
@@ -147,6 +147,7 @@ describe('deviations: the command line against the registered design', () => {
       "--flag NAME=A,B A=on,B=on departs from the gate's registered arms A=off,B=on",
       "--budget 8 departs from the gate's registered sequential.maxLegs 16",
       "--warmup 0 departs from the gate's registered warmupLegs 2",
+      "--mode fresh-prefill departs from the gate's registered mode decode",
     ]);
     expect(d[0]).toMatchObject({ option: '--repeats', field: 'repeats', registered: '4', given: '10' });
     expect(deviationsOf(gate(hyp('on-faster')), { budgetLegs: 8 })[0]!.text).toBe("--budget 8 departs from the gate's registered sequential.maxLegs nothing");

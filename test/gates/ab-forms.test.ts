@@ -159,7 +159,7 @@ describe('every A/B form runs through the one scheduler and the one judge', () =
     const base = isolate();
     const gp = gateFile(repo.root, { ...criteria([faster(30)]), arms: { A: 'default', B: 'off' }, repeats: 2, arch: 'cpu' });
     const inputs = loadInputs({ command: 'ab', recipe: repo.recipePath, gate: gp }, repo.root);
-    const plan = planAbForm({ stop: 'fixed', inputs, commits: null, cli: {}, mode: 'decode', resultsBase: base });
+    const plan = planAbForm({ stop: 'fixed', inputs, commits: null, cli: {}, resultsBase: base });
     expect(abPlanText(plan)).toMatch(/the flag-on arm is A/);
     expect(abPlanJson(plan)).toMatchObject({ onArm: 'A', claim: { criteria: [{ subject: 'A', reference: 'B', bound: 'A/B ≤ 0.7000' }] } });
     const out = await runAb({ argv: [], inputs, jobs: 1, resultsBase: base }, await scriptedDeps(onFast));
@@ -190,6 +190,21 @@ describe('every A/B form runs through the one scheduler and the one judge', () =
     expect(err).toBeInstanceOf(NhGateError);
     expect((err as NhGateError).exitClass).toBe('usage');
     expect((err as NhGateError).message).toMatch(/locked\.json: the gate is locked .* --repeats 3 departs/);
+  });
+});
+
+describe('the plan reads the registered mode', () => {
+  it("the gate's mode runs unless --mode departs (a deviation); a gate registering 'both' is refused by name", () => {
+    const repo = scriptedRepo();
+    const base = isolate();
+    const inputs = (body: Record<string, unknown>) => loadInputs({ command: 'ab', recipe: repo.recipePath, gate: gateFile(repo.root, { ...criteria([faster(30)]), repeats: 1, ...body }) }, repo.root);
+    const prefill = planAbForm({ stop: 'fixed', inputs: inputs({ mode: 'fresh-prefill' }), commits: null, cli: {}, resultsBase: base });
+    expect(prefill.legs.legs.map((l) => l.mode)).toEqual(['fresh-prefill', 'fresh-prefill']);
+    expect(prefill.deviations).toEqual([]);
+    const bent = planAbForm({ stop: 'fixed', inputs: inputs({ mode: 'fresh-prefill' }), commits: null, cli: { mode: 'decode' }, resultsBase: base });
+    expect(bent.legs.legs.map((l) => l.mode)).toEqual(['decode', 'decode']);
+    expect(bent.deviations.map((d) => d.text)).toEqual(["--mode decode departs from the gate's registered mode fresh-prefill"]);
+    expect(() => planAbForm({ stop: 'fixed', inputs: inputs({ mode: 'both' }), commits: null, cli: {}, resultsBase: base })).toThrow(/mode: "both" — an A\/B compares its arms in one mode/);
   });
 });
 

@@ -24,7 +24,7 @@ export function register(program: Command): void {
     .addOption(new Option('--seed <n>', "seed of the random order and of the bootstrap (default: the gate's, else 1)").argParser(wholeNumber))
     .addOption(new Option('--warmup <n>', "warm-up legs run first and discarded (default: the gate's warmupLegs, else 0)").argParser(intAtLeast(0)))
     .option('--arch <arch>', 'the target silicon claim (checked against this host)')
-    .addOption(new Option('--mode <mode>', 'decode mode').choices(['decode', 'fresh-prefill']).default('decode'))
+    .addOption(new Option('--mode <mode>', "decode mode (default: the gate's, else decode)").choices(['decode', 'fresh-prefill']))
     .addOption(new Option('--jobs <n>', 'build parallelism').argParser(intAtLeast(1)).default(2))
     .option('--checkpoint <file>', 'value of {checkpoint} in the recipe')
     .option('--timeout <seconds>', 'per-leg timeout')
@@ -55,8 +55,8 @@ export async function abCommand(opts: Options): Promise<ExitClass> {
   const commits = cross ? await resolveCommits(deps.exec, inputs.root, opts.base!, opts.head!) : null;
   // Planned before anything is built or written: an undeclared arm value or a locked gate is refused here (exit 2).
   const plan = planAbForm({
-    stop, inputs, commits, mode: opts.mode, resultsBase: opts.resultsDir,
-    cli: { repeats: opts.repeats, order: opts.order, seed: opts.seed, arms: cliArms(opts), budgetLegs: opts.budget, warmupLegs: opts.warmup },
+    stop, inputs, commits, resultsBase: opts.resultsDir,
+    cli: { repeats: opts.repeats, order: opts.order, seed: opts.seed, arms: cliArms(opts), budgetLegs: opts.budget, warmupLegs: opts.warmup, mode: opts.mode },
   });
   if (opts.dryRun) {
     if (opts.json) printJson({ dryRun: true, plan: abPlanJson(plan) });

@@ -18,7 +18,7 @@ export interface AbCliOptions {
   seed?: number;
   warmup?: number;
   arch?: string;
-  mode: 'decode' | 'fresh-prefill';
+  mode?: 'decode' | 'fresh-prefill';
   jobs: number;
   checkpoint?: string;
   timeout?: string;

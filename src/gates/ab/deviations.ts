@@ -3,7 +3,7 @@ import { NhGateError } from '../../errors.js';
 import type { Deviation } from '../../results/comparison.js';
 
 // A pre-registered design bent from the command line is recorded, never silent (issue 21): each option that
-// departs from what the gate registered (repeats, order, seed, arms, budget, warm-up) becomes a deviation in
+// departs from what the gate registered (repeats, order, seed, arms, budget, warm-up, mode) becomes a deviation in
 // the result and on the verdict line; a gate with "locked": true refuses them (exit 2, naming the option).
 
 export type { Deviation };
@@ -16,6 +16,7 @@ export interface DesignChoices {
   arms?: { A: string; B: string } | undefined;
   budgetLegs?: number | undefined;
   warmupLegs?: number | undefined;
+  mode?: 'decode' | 'fresh-prefill' | undefined;
 }
 
 // The design a gate registered, with the defaults it implies (a gate without arms registered off/on).
@@ -23,6 +24,7 @@ export function registeredDesign(g: Gate): Required<DesignChoices> {
   return {
     repeats: g.repeats, order: g.order, seed: g.seed ?? 1, arms: g.arms ?? { A: 'off', B: 'on' },
     budgetLegs: g.sequential?.maxLegs ?? Number.NaN, warmupLegs: g.warmupLegs ?? 0,
+    mode: g.mode === 'both' ? 'decode' : g.mode,
   };
 }
 
@@ -33,6 +35,7 @@ const OPTIONS: Record<keyof DesignChoices, { option: string; field: string }> = 
   arms: { option: '--flag NAME=A,B', field: 'arms' },
   budgetLegs: { option: '--budget', field: 'sequential.maxLegs' },
   warmupLegs: { option: '--warmup', field: 'warmupLegs' },
+  mode: { option: '--mode', field: 'mode' },
 };
 
 const show = (v: unknown): string => (typeof v === 'object' && v !== null ? Object.entries(v).map(([k, x]) => `${k}=${String(x)}`).join(',') : String(v));

@@ -29,7 +29,6 @@ export interface AbRequest {
   // --base/--head: the two commits and the repository they are in.
   commits: { top: string; base: ResolvedRev; head: ResolvedRev } | null;
   cli: DesignChoices;
-  mode: Mode;
   resultsBase: string;
 }
 
@@ -81,7 +80,7 @@ function scalesOf(claim: Claim, seq: NonNullable<Gate['sequential']>, path: stri
 }
 
 // The two arms: flag values (one binary), or base and head (two binaries, no flag between them).
-function armsOf(r: AbRequest): { legsOf: (repeats: number, order: 'abba' | 'random', seed: number) => Plan; labels: Record<'A' | 'B', string> } {
+function armsOf(r: AbRequest, mode: Mode): { legsOf: (repeats: number, order: 'abba' | 'random', seed: number) => Plan; labels: Record<'A' | 'B', string> } {
   const { inputs, commits } = r;
   const g = inputs.gate?.gate ?? null;
   if (commits) {
@@ -89,7 +88,7 @@ function armsOf(r: AbRequest): { legsOf: (repeats: number, order: 'abba' | 'rand
     const arm = (a: 'A' | 'B', side: 'base' | 'head', c: ResolvedRev): ArmSpec => ({ arm: a, flagValue: side, valueLabel: `${side} ${c.rev} = ${c.commit.slice(0, 12)}`, env, unset: [] });
     const arms = { A: arm('A', 'base', commits.base), B: arm('B', 'head', commits.head) };
     return {
-      legsOf: (repeats, order, seed) => interleave({ arms, flag: null, repeats, order, seed, mode: r.mode, name: (a) => `${a === 'A' ? 'base' : 'head'} ${(a === 'A' ? commits.base : commits.head).commit.slice(0, 8)}` }),
+      legsOf: (repeats, order, seed) => interleave({ arms, flag: null, repeats, order, seed, mode, name: (a) => `${a === 'A' ? 'base' : 'head'} ${(a === 'A' ? commits.base : commits.head).commit.slice(0, 8)}` }),
       labels: { A: `base ${commits.base.rev}`, B: `head ${commits.head.rev}` },
     };
   }
@@ -97,9 +96,17 @@ function armsOf(r: AbRequest): { legsOf: (repeats: number, order: 'abba' | 'rand
   const given = r.cli.arms ?? g?.arms ?? { A: 'off', B: 'on' };
   const tokens = r.stop === 'aa' ? { A: given.A, B: given.A } : given;
   return {
-    legsOf: (repeats, order, seed) => planAb({ recipe: inputs.recipe, gate: g, flag, repeats, order, seed, mode: r.mode, armValues: tokens }),
+    legsOf: (repeats, order, seed) => planAb({ recipe: inputs.recipe, gate: g, flag, repeats, order, seed, mode, armValues: tokens }),
     labels: { A: `${flag}=${tokens.A}`, B: `${flag}=${tokens.B}` },
   };
+}
+
+// The decode mode: --mode, else the gate's. An A/B compares one mode; a gate registering 'both' is refused.
+function modeOf(r: AbRequest): Mode {
+  const g = r.inputs.gate;
+  if (r.cli.mode) return r.cli.mode;
+  if (g?.gate.mode === 'both') throw new NhGateError('BAD_INPUT', `${g.path}: mode: "both" — an A/B compares its arms in one mode`, 'register "mode": "decode" or "fresh-prefill" (an a3 gate runs both)');
+  return g?.gate.mode ?? 'decode';
 }
 
 function formOf(r: AbRequest): AbForm {
@@ -119,7 +126,7 @@ export function planAbForm(r: AbRequest): AbPlan {
   const seqd = r.stop === 'fixed' ? null : sequentialOf(r);
   const blocks = seqd ? Math.floor(seqd.budgetLegs / BLOCK_LEGS) : 0;
   const repeats = seqd ? blocks * 2 : (r.cli.repeats ?? g?.repeats ?? 4);
-  const arms = armsOf(r);
+  const arms = armsOf(r, modeOf(r));
   const legs = withWarmup(arms.legsOf(repeats, order, seed), warmupLegs);
   const flag = legs.flag ? { env: legs.flag.env, on: legs.flag.on } : null;
   const spec = r.inputs.gate?.claim ?? null;

@@ -15,7 +15,6 @@ import { seriesPlanOf } from './describe.js';
 import { judgeAb } from './judge/judge.js';
 import { planAbForm, type AbPlan, type AbRequest } from './plan.js';
 import type { DesignChoices } from './deviations.js';
-import type { Mode } from '../../plan/plan.js';
 import { resolveCommits } from '../../build/worktrees.js';
 import { sequentialSpec } from './sequentialPlot.js';
 
@@ -60,14 +59,13 @@ export interface AbOptions extends AbRunOptions, DesignChoices {
   // --base/--head revisions (resolved here, in the repository holding the recipe).
   base?: string | undefined;
   head?: string | undefined;
-  mode?: Mode | undefined;
 }
 
 export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome> {
   const commits = o.base !== undefined && o.head !== undefined ? await resolveCommits(deps.exec, o.inputs.root, o.base, o.head) : null;
   const stop = o.stop ?? (o.inputs.gate?.gate.sequential?.always ? 'sequential' : 'fixed');
-  const cli: DesignChoices = { repeats: o.repeats, order: o.order, seed: o.seed, arms: o.arms, budgetLegs: o.budgetLegs, warmupLegs: o.warmupLegs };
-  return runAbPlan(planAbForm({ stop, inputs: o.inputs, commits, cli, mode: o.mode ?? 'decode', resultsBase: o.resultsBase }), o, deps);
+  const cli: DesignChoices = { repeats: o.repeats, order: o.order, seed: o.seed, arms: o.arms, budgetLegs: o.budgetLegs, warmupLegs: o.warmupLegs, mode: o.mode };
+  return runAbPlan(planAbForm({ stop, inputs: o.inputs, commits, cli, resultsBase: o.resultsBase }), o, deps);
 }
 
 // Runs an A/B plan; a sequential run also draws each criterion's confidence sequence.
