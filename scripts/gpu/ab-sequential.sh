@@ -8,7 +8,9 @@
 # evidence/h200-r2); then, if the time left allows, an A/A of the device arm over 16 legs (--aa with
 # --flag DEVICE_MAMBA=on,off: the host arm's 16 legs would take 17 minutes; the arms are a recorded deviation).
 # $OUT gets the JSON documents, their exit codes, the log and the run directories as one tarball.
-# NH_GPU_ARCH=cpu runs the same plumbing here (a CPU build cannot run the device arm: its legs are VOID by name).
+# Expected on the H200: exit 0 (SUPPORTED) for the A/B, exit 0 (MEASURED) for the A/A. Here:
+#   NH_GPU_LOCAL=1 NH_GPU_ARCH=cpu NH_GPU_BUDGET_S=200 OUT=/tmp/o bash scripts/gpu/ab-sequential.sh
+# runs the same plumbing (a CPU build lacks the device cells: both runs VOID DEGRADED_BUILD by name, exit 3).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
