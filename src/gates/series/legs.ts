@@ -30,7 +30,7 @@ function contextFor(o: SeriesSpec, plan: SeriesPlan, run: SeriesRun, ready: Extr
   if (!site) throw new Error(`the plan has a leg of arm ${arm} but no binary for it`);
   const { inputs } = o;
   return {
-    deps: run.deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: ready.goldenPath, vars: site.vars,
+    deps: run.deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: ready.goldenPath, judgedGoldenPath: o.inputs.goldenPath, vars: site.vars,
     binaryPath: site.binaryPath, runDir: run.r.runDir, originNs: s.originNs, silicon: s.silicon, sampleGpu: s.silicon.kind === 'gpu' && s.arch !== 'cpu',
     voidIfThrottled: inputs.gate?.gate.voidIfThrottled ?? false, voidIfCpuContended: inputs.gate?.gate.voidIfCpuContended ?? false, ...(inputs.gate?.gate.witness ? { requireWitness: inputs.gate.gate.witness } : {}), deviceIndex: 0,
     timeoutS: s.timeoutS, signal: s.signal, onSpawn: (pid: number) => s.lock.recordLeg(pid),
