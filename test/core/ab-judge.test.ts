@@ -4,6 +4,7 @@ import { combineWords, decide, intervalText } from '../../src/gates/ab/judge/reg
 import { judgeFixed } from '../../src/gates/ab/judge/fixed.js';
 import { errorRates, judgeAb, type AbJudgeInput, type IntervalMethod } from '../../src/gates/ab/judge/judge.js';
 import { diffCounters, pct } from '../../src/gates/ab/judge/context.js';
+import { mixtureFor } from '../../src/gates/ab/judge/sequential.js';
 import { GateSchema } from '../../src/config/gate.js';
 import { measured } from '../../src/quantity/make.js';
 import { formatReason } from '../../src/verdict/reasons.js';
@@ -227,6 +228,36 @@ describe('sequential: an anytime-valid test per criterion, combined block by blo
     expect(j.quantities.sequentialBusyFractionPoints).toMatchObject({ status: 'measured', kind: 'sequentialPoints', unit: 'points' });
     expect(j.quantities.perOutputTokenRatio).toMatchObject({ status: 'measured', kind: 'abRatio' });
     expect(j.notes.join('\n')).toMatch(/stated error rates — wrong SUPPORTED ≤ 0\.05, wrong REFUTED ≤ 0\.1/);
+  });
+
+  it("τ defaults to the nearest bound's distance from no effect, in the observation's units; a registered τ wins", () => {
+    expect(mixtureFor({ scale: 'ratio', region: { lo: null, hi: 0.5 } }, { sigma: 0.1 }, 0.05)).toEqual({ alpha: 0.05, sigma: 0.1, tau: Math.abs(Math.log(0.5)) });
+    expect(mixtureFor({ scale: 'points', region: { lo: -3, hi: 5 } }, { sigma: 2 }, 0.1)).toEqual({ alpha: 0.1, sigma: 2, tau: 3 });
+    expect(mixtureFor({ scale: 'ratio', region: { lo: 0.8, hi: 1.1 } }, { sigma: 0.1 }, 0.05).tau).toBeCloseTo(Math.log(1.1), 12);
+    expect(mixtureFor({ scale: 'ratio', region: { lo: 0.9, hi: 1.1 } }, { sigma: 0.1, tau: 0.7 }, 0.05).tau).toBe(0.7);
+    expect(mixtureFor({ scale: 'points', region: { lo: null, hi: null } }, { sigma: 1 }, 0.05).tau).toBe(1);
+    expect(mixtureFor({ scale: 'ratio', region: { lo: null, hi: 1 } }, { sigma: 1 }, 0.05).tau).toBe(1e-6);
+  });
+
+  it("each criterion's record: the interval with its level and method, n per arm, the estimate's terms, the noise check", () => {
+    const c = claimOf({ ...crit([busier(10), faster(50)]), ...seq({}) });
+    const legs = abba([[1.3, 0.09], [1.2, 0.09], [1.25, 0.1], [1.3, 0.1]], [[0.1, 60], [0.1, 62], [0.2, 61], [0.1, 60]]);
+    const j = judgeAb(input(c, legs, method({ busyFractionPoints: { sigma: 5, tau: 20 }, perOutputTokenRatio: { sigma: 0.5, tau: 2 } }), { plannedJudgedLegs: 16 }));
+    const t = j.comparison.metrics[1]!;
+    expect(t.interval).toMatchObject({ level: 0.95 });
+    expect(t.interval!.method).toMatch(/; σ 0\.5, τ 2, α 0\.05$/);
+    expect(t.n).toEqual({ subject: 2, reference: 2 });
+    expect(t.sequential).toMatchObject({ decidedAtBlock: 1, observedSd: expect.any(Number), exceedsRegistered: false });
+    expect(t.sequential!.observedSd!).toBeLessThan(0.5);
+    expect(t.sequential!.blocks).toHaveLength(2);
+    expect(t.estimate).toMatchObject({ status: 'measured', unit: 'x', name: expect.stringMatching(/^sequential /), terms: {
+      interval: { value: expect.stringMatching(/^\[0\.\d+, 0\.\d+\]$/), label: '95% anytime-valid interval (σ 0.5, τ 2)' },
+      blocks: { value: 1, label: 'blocks judged' }, legs: { value: 4, label: 'legs used' },
+    } });
+    expect(t.text).not.toMatch(/skipped/);
+    const b = j.comparison.metrics[0]!;
+    expect(b.estimate).toMatchObject({ unit: 'points', kind: 'sequentialPoints' });
+    expect(b.sequential).toMatchObject({ exceedsRegistered: false, sigma: 5, tau: 20 });
   });
 
   it("'all' waits for every criterion; 'any' stops on the first; one refutation under 'all' refutes at once", () => {
