@@ -4,7 +4,7 @@ import type { ServeAssessment } from './assess.js';
 import type { RequestFigures } from './metrics.js';
 import type { LoadShape, LoadStop, RequestObservation, Slo, ValidityLimits } from './types.js';
 import type { VerdictWord } from '../verdict/words.js';
-import { formatReason } from '../verdict/reasons.js';
+import type { Reason } from '../verdict/reasons.js';
 
 // What result.json keeps of a serve run (its `serve` field): the load asked for, the server, and per load
 // point each request's end, tokens and figures with the point's verdict. The raw stamps and ids of every
@@ -28,7 +28,7 @@ export interface ServeRequestRecord {
 
 export interface ServePoint {
   shape: LoadShape;
-  verdict: { word: VerdictWord; reasons: string[] };
+  verdict: { word: VerdictWord; reasons: Reason[] };
   clocks: { gaps: string; first: string };
   tokens: { compared: number; matched: number; wrong: number[] };
   valid: boolean;
@@ -65,7 +65,7 @@ export function servePoint(shape: LoadShape, requests: readonly RequestObservati
   const figs = new Map(a.perRequest.map((f) => [f.index, f]));
   return {
     shape,
-    verdict: { word: a.verdict.word, reasons: a.verdict.reasons.map(formatReason) },
+    verdict: { word: a.verdict.word, reasons: a.verdict.reasons },
     clocks: { gaps: clockText(a.clocks.gaps), first: clockText(a.clocks.first) },
     tokens: { compared: a.tokens.compared, matched: a.tokens.matched, wrong: a.tokens.wrong },
     valid: a.validity.valid,

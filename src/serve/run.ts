@@ -15,10 +15,11 @@ import { markDeadRuns, thisHarness } from '../results/deadRuns.js';
 import { RESULT_SCHEMA_VERSION, type RunResult } from '../results/types.js';
 import { saveRun } from '../report/save.js';
 import { checkArch } from '../gates/arch.js';
-import { buildStep, prepareStep, voidVerdict } from '../gates/buildStep.js';
+import { buildStep, prepareStep } from '../gates/buildStep.js';
 import type { GateDeps } from '../gates/deps.js';
 import type { Inputs } from '../gates/setup.js';
-import type { SeriesOutcome } from '../gates/series.js';
+import type { SeriesOutcome } from '../gates/series/types.js';
+import { seriesVerdict } from '../gates/series/finish.js';
 import { loadAgent } from './client.js';
 import { runLoad } from './load.js';
 import { freePort, startServer, type RunningServer } from './server.js';
@@ -74,7 +75,7 @@ export async function runServe(o: ServeOptions, deps: GateDeps): Promise<SeriesO
     recipe: { name: inputs.recipe.name, path: inputs.recipePath },
     golden: { name: inputs.golden.name, revision: inputs.golden.checkpoint.revision, path: inputs.goldenPath },
     gate: null, arch: arch.arch, silicon, build: null, plan: null, legs: [], quantities: {}, comparison: null,
-    verdict: { word: 'VOID', exitClass: 'void', reasons: ['not finished'] }, notes: [], harness: thisHarness(), serve: record,
+    verdict: seriesVerdict('NOT_FINISHED', 'not finished'), notes: [], harness: thisHarness(), serve: record,
   };
   r.notes.push(...markDeadRuns(o.resultsBase, runDir));
   const finish = async (status: RunResult['status']): Promise<SeriesOutcome> => {
@@ -85,7 +86,7 @@ export async function runServe(o: ServeOptions, deps: GateDeps): Promise<SeriesO
     return { result: r, exitClass: r.verdict.exitClass };
   };
   if (!arch.ok) {
-    r.verdict = voidVerdict('NO_SUCH_SILICON', arch.message);
+    r.verdict = seriesVerdict('NO_SUCH_SILICON', arch.message);
     interrupt.dispose();
     return finish('complete');
   }
@@ -110,14 +111,14 @@ export async function runServe(o: ServeOptions, deps: GateDeps): Promise<SeriesO
     const argv = expandArgv(serve.argv, { ...vars, port: String(port), slots: String(slots) }, 'recipe.serve.argv');
     record.server.argv = argv;
     if (whichProgram(argv[0]!, inputs.root) === null) {
-      r.verdict = voidVerdict('MISSING_BINARY', `${argv[0]} does not exist or is not executable (recipe ${inputs.recipePath}: serve.argv[0]) — fix the recipe's path, or check that the build makes it`, 'VOID', 'usage');
+      r.verdict = seriesVerdict('MISSING_BINARY', `${argv[0]} does not exist or is not executable (recipe ${inputs.recipePath}: serve.argv[0]) — fix the recipe's path, or check that the build makes it`, 'VOID', 'usage');
       return await finish('complete');
     }
     deps.progress(`[nh-gate] serve: starting ${argv.join(' ')}`);
     const started = await startServer({ exec: deps.exec, argv, env: serve.env, unset: [], cwd: inputs.root, port, readyPath: serve.ready.path, readyTimeoutS: serve.ready.timeoutS, logPath: join(runDir, 'server.log'), signal, onSpawn: (pid) => lock.recordLeg(pid) });
     if (!started.ok) {
       record.server.end = describeEnd(started.run);
-      r.verdict = voidVerdict('SERVER_FAILED', started.why);
+      r.verdict = seriesVerdict('SERVER_FAILED', started.why);
       return await finish('complete');
     }
     server = started.server;
@@ -172,5 +173,5 @@ async function runLoads(o: ServeOptions, r: RunResult, record: ServeRecord, serv
   } finally {
     agent.destroy();
   }
-  if (signal.aborted) r.verdict = voidVerdict('PARTIAL', `interrupted after ${record.points.length} of ${o.loads.length} load(s); what finished is kept in ${r.runDir}`);
+  if (signal.aborted) r.verdict = seriesVerdict('PARTIAL', `interrupted after ${record.points.length} of ${o.loads.length} load(s); what finished is kept in ${r.runDir}`);
 }

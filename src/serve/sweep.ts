@@ -1,6 +1,7 @@
 import type { Quantity } from '../quantity/types.js';
 import type { RunResult } from '../results/types.js';
 import { VERDICT_CLASS, worstClass } from '../verdict/words.js';
+import { reason, type Reason } from '../verdict/reasons.js';
 import { findKnee } from './knee.js';
 import { describeShape, type ServeRecord } from './record.js';
 import type { Knee } from './knee.js';
@@ -29,9 +30,13 @@ export function sweepOutcome(r: ServeRecord): Pick<RunResult, 'quantities' | 've
   for (const [i, p] of r.points.entries()) for (const [k, q] of Object.entries(p.figures)) quantities[`${pointKey(i, r)}.${k}`] = { ...q, name: `[${pointLabel(p.shape)}] ${q.name}` };
   const cls = worstClass(r.points.map((p) => VERDICT_CLASS[p.verdict.word]));
   const worst = r.points.find((p) => VERDICT_CLASS[p.verdict.word] === cls)!;
-  const reasons = r.points.flatMap((p) => (p.verdict.word === 'VALID' ? [] : [`${describeShape(p.shape)}: ${p.verdict.word}${p.verdict.reasons.length ? ` — ${p.verdict.reasons.join('; ')}` : ''}`]));
+  const reasons: Reason[] = r.points.flatMap((p) => {
+    if (p.verdict.word === 'VALID') return [];
+    const at = `${describeShape(p.shape)}: ${p.verdict.word}`;
+    return p.verdict.reasons.length ? p.verdict.reasons.map((x) => reason(x.code, `${at} — ${x.message}`)) : [reason('LEG_NOT_PASSED', at)];
+  });
   const knee = findKnee(r.points.flatMap((p) => (p.shape.kind === 'rate' ? [{ ratePerS: p.shape.ratePerS, valid: p.verdict.word === 'VALID', throughput: p.figures.outputTokenThroughput }] : [])));
-  reasons.push(`knee: ${knee.ratePerS === null ? 'not found' : `${knee.ratePerS} requests/s`} — ${knee.why}`);
+  reasons.push(reason('SWEEP_KNEE', `knee: ${knee.ratePerS === null ? 'not found' : `${knee.ratePerS} requests/s`} — ${knee.why}`));
   return { quantities, verdict: { word: worst.verdict.word, exitClass: cls, reasons }, knee };
 }
 

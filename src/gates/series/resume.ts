@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RunResult, LegRecord } from '../results/types.js';
-import { NhGateError } from '../errors.js';
-import type { LegOutcome } from './leg/leg.js';
+import type { RunResult, LegRecord } from '../../results/types.js';
+import { NhGateError } from '../../errors.js';
+import type { LegOutcome } from '../leg/leg.js';
 
 // --resume RUN_DIR: a series that lost legs to its executor (a job cancelled, lost with its node, timed
 // out, never started) runs again into the same directory, keeping every leg that finished and

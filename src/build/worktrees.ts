@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { NhGateError } from '../../errors.js';
-import type { Executor } from '../../exec/types.js';
-import { exitedCleanly } from '../../exec/types.js';
+import { NhGateError } from '../errors.js';
+import type { Executor } from '../exec/types.js';
+import { exitedCleanly } from '../exec/types.js';
 
 // Git for the cross-commit A/B: a revision to its commit sha, and a detached worktree per commit, so
 // each side builds from its own tree and the user's checkout is never touched.
@@ -43,4 +43,13 @@ export async function ensureWorktree(exec: Executor, top: string, sha: string, d
 // Where the recipe root sits inside a worktree of its repository.
 export function rootInTree(top: string, root: string, tree: string): string {
   return join(tree, relative(top, root));
+}
+
+// --base/--head resolved in the repository that holds the recipe root; one commit under two names is refused.
+export async function resolveCommits(exec: Executor, root: string, base: string, head: string): Promise<{ top: string; base: { rev: string; commit: string }; head: { rev: string; commit: string } }> {
+  const top = await gitTop(exec, root);
+  const b = { rev: base, commit: await resolveRev(exec, top, '--base', base) };
+  const h = { rev: head, commit: await resolveRev(exec, top, '--head', head) };
+  if (b.commit === h.commit) throw new NhGateError('USAGE', `--base ${base} and --head ${head} are the same commit ${b.commit}`, 'a cross-commit A/B compares two commits; for one binary under a flag use --flag');
+  return { top, base: b, head: h };
 }
