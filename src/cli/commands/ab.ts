@@ -71,7 +71,7 @@ export function register(program: Command): void {
         const [{ loadInputs }, { runAb }, { realDeps }, { planAb, describePlan }] = await Promise.all([
           import('../../gates/setup.js'), import('../../gates/ab/ab.js'), import('../../gates/deps.js'), import('../../plan/plan.js'),
         ]);
-        const output = runOutput(opts);
+        const output = await runOutput(opts);
         const cross = crossCommitRequested(opts);
         const spec = opts.flag === undefined ? null : parseFlagSpec(opts.flag);
         const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: spec?.name, flagOptional: cross });
