@@ -4,7 +4,9 @@
 // each prompt POSTs /completion with the prompt's token ids (greedy: temperature 0, top_k 1, n_probs 2,
 // stream true) and stamps every token as its event arrives. It judges nothing: it prints each prompt's ids,
 // a row, llama.cpp's own timer, and writes the events JSONL; the harness compares with the golden.
-// With --oracle it speaks the oracle protocol instead (request on stdin, answer on stdout).
+// With --oracle it speaks the oracle protocol instead (request on stdin, answer on stdout). With --tokenize FILE
+// it turns text prompts (one a line) into the prompt-ids file a golden capture takes, with the model's own
+// tokenizer (docs/own-model.md).
 // No dependencies beyond Node >= 20 (fetch, streams), so it runs where only node and the binary are.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -13,10 +15,10 @@ import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 
 const PREFIX = '[llama-server]';
-const USAGE = 'usage: llama-server.mjs --server BIN --model FILE.gguf (--golden FILE | --request FILE | --oracle) [--events FILE] [--mode decode] [--ctx N] [--server-log FILE] [--timeout-s S]';
+const USAGE = 'usage: llama-server.mjs --server BIN --model FILE.gguf (--golden FILE | --request FILE | --oracle | --tokenize PROMPTS.txt [--out IDS.json]) [--events FILE] [--mode decode] [--ctx N] [--server-log FILE] [--timeout-s S]';
 
 function parseArgs(argv) {
-  const o = { server: null, model: null, golden: null, request: null, oracle: false, events: null, mode: 'decode', ctx: 4096, serverLog: null, timeoutS: 300 };
+  const o = { server: null, model: null, golden: null, request: null, oracle: false, tokenize: null, out: null, events: null, mode: 'decode', ctx: 4096, serverLog: null, timeoutS: 300 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], next = () => { const v = argv[++i]; if (v === undefined) fail(2, `${a} needs a value; ${USAGE}`); return v; };
     if (a === '--server') o.server = next();
@@ -24,6 +26,8 @@ function parseArgs(argv) {
     else if (a === '--golden') o.golden = next();
     else if (a === '--request') o.request = next();
     else if (a === '--oracle') o.oracle = true;
+    else if (a === '--tokenize') o.tokenize = next();
+    else if (a === '--out') o.out = next();
     else if (a === '--events') o.events = next();
     else if (a === '--mode') o.mode = next();
     else if (a === '--ctx') o.ctx = Number(next());
@@ -32,7 +36,7 @@ function parseArgs(argv) {
     else fail(2, `unknown argument ${a}; ${USAGE}`);
   }
   if (!o.server || !o.model) fail(2, `--server and --model are required; ${USAGE}`);
-  if (!o.oracle && !o.golden && !o.request) fail(2, `pass --golden, --request or --oracle; ${USAGE}`);
+  if (!o.oracle && !o.golden && !o.request && !o.tokenize) fail(2, `pass --golden, --request, --oracle or --tokenize; ${USAGE}`);
   return o;
 }
 
@@ -132,8 +136,37 @@ async function complete(port, prompt, maxNew, onToken) {
   return timings;
 }
 
+// Text prompts (one a line, blank lines skipped) → prompt ids with the model's tokenizer, BOS where the model
+// adds one: [{ id, text, promptTokens }] to --out (else stdout), the file `golden capture --prompt-ids` reads.
+async function tokenize(o) {
+  let text;
+  try {
+    text = readFileSync(o.tokenize, 'utf8');
+  } catch (err) {
+    fail(2, `--tokenize ${o.tokenize}: ${err.code ?? err.message}`);
+  }
+  const prompts = text.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  if (prompts.length === 0) fail(2, `--tokenize ${o.tokenize}: no prompt in it (one prompt a line)`);
+  const port = await freePort();
+  const srv = await startServer(o, port);
+  const out = [];
+  for (const [id, content] of prompts.entries()) {
+    const r = await fetch(`http://127.0.0.1:${port}/tokenize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content, add_special: true }) });
+    const j = r.ok ? await r.json() : null;
+    if (!Array.isArray(j?.tokens) || j.tokens.length === 0) { srv.stop(); fail(70, `/tokenize answered HTTP ${r.status} for prompt ${id} with no tokens`); }
+    out.push({ id, text: content, promptTokens: j.tokens });
+  }
+  srv.stop();
+  const ids = '[\n' + out.map((p) => '  ' + JSON.stringify(p)).join(',\n') + '\n]\n';
+  if (o.out) {
+    writeFileSync(o.out, ids);
+    process.stderr.write(`${PREFIX} ${out.length} prompt(s) tokenized -> ${o.out}\n`);
+  } else process.stdout.write(ids);
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
+  if (o.tokenize) return tokenize(o);
   const req = loadRequest(o);
   const emit = o.events ? (e) => appendFileSync(o.events, JSON.stringify(e) + '\n') : () => {};
   if (o.events) writeFileSync(o.events, '');

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prepares .carry/app/ for the H200 run (scripts/gpu/gates.sh): the compiled CLI (dist/), the RUNTIME
-# closure of node_modules (commander, execa, zod, cli-table3, vega and what they import — not cmake-js,
+# closure of node_modules (package.json's dependencies and what they import — not cmake-js,
 # node-addon-api or dev tools), and the NVML addon built here (x86-64, dlopens libnvidia-ml at run time).
 # Everything goes into one app.tar.xz so the carried folder stays a few MB.
 # Usage (repo root, after npm ci): scripts/gpu/pack.sh ; then carry .carry/app, .device, .carry/doctest, .carry/doctest-cmake
@@ -21,7 +21,8 @@ mkdir -p "$stage/node_modules"
 # Walk "dependencies" from the runtime roots through the flat node_modules tree.
 node --input-type=module -e '
 import { readFileSync, existsSync } from "node:fs";
-const roots = ["commander", "execa", "zod", "cli-table3", "vega"];
+// The runtime roots: the dependencies in package.json minus the build-only ones (a hand list went stale once).
+const roots = Object.keys(JSON.parse(readFileSync("package.json", "utf8")).dependencies).filter((d) => !["cmake-js", "node-addon-api"].includes(d));
 const seen = new Set();
 const walk = (name) => {
   if (seen.has(name)) return;

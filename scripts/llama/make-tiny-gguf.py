@@ -7,7 +7,11 @@ splitmix64 over a per-tensor seed, in integer arithmetic, so the bytes do not de
 version's random streams. The GGUF writer is our own (the format is a header, key/values, tensor
 infos and aligned data): nothing here needs llama.cpp's gguf-py.
 
-usage: make-tiny-gguf.py --out FILE [--check] [--print-sha]
+--preset small writes a larger model of the same kind (8 layers, 512 wide, and a bare "\u2581" piece so that
+llama-server can tokenize any printable-ASCII text for it): the stand-in for "your own model" in
+docs/own-model.md and the longer decodes measured there.
+
+usage: make-tiny-gguf.py --out FILE [--preset tiny|small] [--check] [--print-sha]
 """
 import argparse
 import hashlib
@@ -15,11 +19,19 @@ import os
 import struct
 import sys
 
-# The pinned content sha256 of the file this script writes. Change the model -> change the pin, in review.
-PINNED_SHA256 = "ffc84ac2a84d14f7d3a89b33af1e223f7d50e4be0c0e0922baa55fbb2d7ecfc9"
+# The pinned content sha256 of each preset's file. Change a model -> change its pin, in review.
+PINNED_SHA256 = {
+    "tiny": "ffc84ac2a84d14f7d3a89b33af1e223f7d50e4be0c0e0922baa55fbb2d7ecfc9",
+    "small": "aaf4c1e58b130f398f8b1aa23032e4b8726a1858242a963e69aaf5f82fec13bb",
+}
 
-HP = dict(n_vocab=320, n_embd=64, n_layer=2, n_head=4, n_head_kv=2, n_ff=160, n_ctx=4096,
-          eps=1e-5, rope_base=10000.0, seed=20261201)
+PRESETS = {
+    "tiny": dict(n_vocab=320, n_embd=64, n_layer=2, n_head=4, n_head_kv=2, n_ff=160, n_ctx=4096,
+                 eps=1e-5, rope_base=10000.0, seed=20261201, name="nh-gate-tiny-llama", space_piece=False),
+    "small": dict(n_vocab=320, n_embd=512, n_layer=8, n_head=8, n_head_kv=4, n_ff=1408, n_ctx=4096,
+                  eps=1e-5, rope_base=10000.0, seed=20261202, name="nh-gate-small-llama", space_piece=True),
+}
+HP = PRESETS["tiny"]
 
 GGUF_TYPES = dict(u32=4, i32=5, f32=6, bool=7, str=8, arr=9, u64=10)
 F32, F16 = 0, 1
@@ -44,6 +56,8 @@ def vocab():
     tokens, scores, types = ["<unk>", "<s>", "</s>"], [0.0, 0.0, 0.0], [2, 3, 3]
     for b in [0x0A] + list(range(0x20, 0x7F)):
         tokens.append("<0x%02X>" % b); scores.append(0.0); types.append(6)
+    if HP["space_piece"]:  # text tokenizes to "\u2581"-prefixed pieces; without the bare piece, "\u2581" falls back to bytes not in the vocab
+        tokens.append("\u2581"); scores.append(-0.5); types.append(1)
     words = ["the", "of", "and", "to", "in", "is", "it", "on", "at", "as", "an", "or", "be", "by", "we", "he", "do", "go",
              "no", "so", "up", "if", "me", "my", "us", "am", "oh", "ok", "hi", "yes", "cat", "dog", "sun", "sky", "sea"]
     words += [chr(c) for c in range(ord("a"), ord("z") + 1)]
@@ -112,7 +126,7 @@ def gguf_bytes():
         else: raise ValueError(kind)
         kv.append(s(key) + struct.pack("<I", GGUF_TYPES["arr"]) + struct.pack("<IQ", t, len(values)) + body)
     put("general.architecture", "str", "llama")
-    put("general.name", "str", "nh-gate-tiny-llama")
+    put("general.name", "str", h["name"])
     put("general.alignment", "u32", ALIGN)
     put("general.file_type", "u32", 0)
     put("llama.context_length", "u32", h["n_ctx"])
@@ -151,30 +165,34 @@ def gguf_bytes():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--preset", choices=sorted(PRESETS), default="tiny")
     ap.add_argument("--check", action="store_true", help="exit 2 unless the written file has the pinned sha256")
     ap.add_argument("--print-sha", action="store_true")
     ap.add_argument("--gguf-py", help="accepted for compatibility; unused (own writer)")
     a = ap.parse_args()
+    global HP
+    HP = PRESETS[a.preset]
+    pinned = PINNED_SHA256[a.preset]
     # An existing file with the pinned sha is kept as it is (hosts without numpy can carry the file).
     if a.check and not a.print_sha and os.path.exists(a.out):
         with open(a.out, "rb") as f:
-            if hashlib.sha256(f.read()).hexdigest() == PINNED_SHA256:
-                print("tiny-llama.gguf: %s already has the pinned sha256 %s" % (a.out, PINNED_SHA256))
+            if hashlib.sha256(f.read()).hexdigest() == pinned:
+                print("%s: already has the pinned sha256 %s" % (a.out, pinned))
                 return 0
     data = gguf_bytes()
     sha = hashlib.sha256(data).hexdigest()
     if a.print_sha:
         print(sha)
         return 0
-    if a.check and sha != PINNED_SHA256:
-        print("make-tiny-gguf: the model's sha256 is %s, pinned %s: the writer or numpy changed the bytes; "
-              "review the change, then update PINNED_SHA256" % (sha, PINNED_SHA256), file=sys.stderr)
+    if a.check and sha != pinned:
+        print("make-tiny-gguf: the %s model's sha256 is %s, pinned %s: the writer or numpy changed the bytes; "
+              "review the change, then update PINNED_SHA256" % (a.preset, sha, pinned), file=sys.stderr)
         return 2
     tmp = a.out + ".tmp-%d" % os.getpid()
     with open(tmp, "wb") as f:
         f.write(data)
     os.replace(tmp, a.out)
-    print("tiny-llama.gguf: %d bytes sha256 %s -> %s" % (len(data), sha, a.out))
+    print("%s model: %d bytes sha256 %s -> %s" % (a.preset, len(data), sha, a.out))
     return 0
 
 

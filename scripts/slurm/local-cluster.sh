@@ -11,7 +11,10 @@
 #   scripts/slurm/local-cluster.sh status   # exit 0 when the controller answers and both nodes are up
 #   scripts/slurm/local-cluster.sh stop     # stops every daemon this script started (by pid file)
 #   scripts/slurm/local-cluster.sh env      # prints the SLURM_CONF line clients need
-# Clients (sbatch, squeue, the tests) find it through SLURM_CONF=$NH_SLURM_STATE/slurm.conf.
+# Clients (sbatch, squeue, nh-gate, the tests) find it through SLURM_CONF=$NH_SLURM_STATE/slurm.conf. A script
+# cannot export into the shell that ran it, so `start` and `env` print that export line on stdout, and
+# `start`'s progress goes to stderr: `eval "$(scripts/slurm/local-cluster.sh start)"` starts the cluster and
+# sets SLURM_CONF in one step.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -28,6 +31,15 @@ DB_PORT=$((CTLD_PORT + 4))
 DB=$STATE/mysql
 FAKE_NVML=$ROOT/native/addon/build/Release/libfake-nvidia-ml.so
 export SLURM_CONF=$CONF
+
+# The one line a client shell needs, on stdout (everything else this script says goes to stderr from start).
+client_env() { echo "export SLURM_CONF=$CONF"; }
+# After a start: the line itself, and for a person reading stderr, how to use it.
+started() {
+  echo "local-cluster: $1 (SLURM_CONF=$CONF)$2" >&2
+  echo "local-cluster: clients need SLURM_CONF: run  eval \"\$($0 env)\"  (or start with  eval \"\$($0 start)\")" >&2
+  client_env
+}
 
 need() { command -v "$1" >/dev/null 2>&1 || { echo "local-cluster: $1 not found: install slurm-wlm and munge (scripts/ci/slurm.sh does: apt-get install slurm-wlm munge)" >&2; exit 2; }; }
 alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
@@ -129,26 +141,26 @@ start() {
   if [ -z "$why" ]; then want=slurmdbd; else want="none: $why"; fi
   # A cluster running with the other accounting setting is restarted: slurmctld reads it only at start.
   if alive "$STATE/run/slurmctld.pid" && [ "$(cat "$STATE/accounting" 2>/dev/null)" != "$want" ]; then
-    echo "local-cluster: accounting changes to '$want': restarting"; stop >/dev/null
+    echo "local-cluster: accounting changes to '$want': restarting" >&2; stop >/dev/null
   fi
-  if alive "$STATE/run/slurmctld.pid" && nodes_up && { [ -n "$why" ] || accounting_up; }; then echo "local-cluster: already running (SLURM_CONF=$CONF)"; return 0; fi
+  if alive "$STATE/run/slurmctld.pid" && nodes_up && { [ -n "$why" ] || accounting_up; }; then started "already running" ""; return 0; fi
   write_config
   if ! alive "$STATE/munge/munged.pid"; then
     munged --force --socket="$SOCK" --key-file="$STATE/munge/munge.key" --pid-file="$STATE/munge/munged.pid" \
-      --log-file="$STATE/log/munged.log" --seed-file="$STATE/munge/munged.seed"
+      --log-file="$STATE/log/munged.log" --seed-file="$STATE/munge/munged.seed" >&2
   fi
-  if [ -z "$why" ]; then start_accounting || { stop >/dev/null; exit 1; }; fi
+  if [ -z "$why" ]; then start_accounting >&2 || { stop >/dev/null; exit 1; }; fi
   echo "$want" >"$STATE/accounting"
-  alive "$STATE/run/slurmctld.pid" || slurmctld -f "$CONF" -i
+  alive "$STATE/run/slurmctld.pid" || slurmctld -f "$CONF" -i >&2
   for n in n1 n2; do
     mkdir -p "$STATE/spool/$n"
-    alive "$STATE/run/slurmd-$n.pid" || slurmd -f "$CONF" -N "$n"
+    alive "$STATE/run/slurmd-$n.pid" || slurmd -f "$CONF" -N "$n" >&2
   done
   for _ in $(seq 1 60); do
     if nodes_up; then
       # A node left DOWN/DRAINED by an earlier test is returned to service.
       scontrol update nodename=n1,n2 state=resume >/dev/null 2>&1 || true
-      echo "local-cluster: up (SLURM_CONF=$CONF), accounting: $(cat "$STATE/accounting")"; return 0
+      started "up" ", accounting: $(cat "$STATE/accounting")"; return 0
     fi
     scontrol update nodename=n1,n2 state=resume >/dev/null 2>&1 || true
     sleep 0.5
@@ -194,6 +206,6 @@ case "${1:-}" in
   start) start ;;
   stop) stop ;;
   status) status ;;
-  env) echo "export SLURM_CONF=$CONF" ;;
+  env) client_env ;;
   *) echo "usage: $0 start|stop|status|env" >&2; exit 2 ;;
 esac

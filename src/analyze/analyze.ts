@@ -1,4 +1,4 @@
-import { worstClass, type ExitClass } from '../verdict/words.js';
+import { worstClass, type ExitClass, type VerdictWord } from '../verdict/words.js';
 import type { Baseline } from '../config/recipe.js';
 import type { GarbageLine } from '../config/load.js';
 import type { DriverReport, TokenMatchBlock } from '../profiles/types.js';
@@ -33,8 +33,19 @@ export interface DecodeWindow {
   why: string;
 }
 
+// The one token verdict analyze states. A leg log is judged as its leg was: by the harness, against the
+// leg's golden (the engine's own lines are then only its claim, cross-checked). Any other log is judged from
+// the engine's own counters. Never both: a llama.cpp leg log once read NOT MEASURED (no TOKEN MATCH line)
+// above the harness's STRICT PASS.
+export interface TokenVerdict {
+  word: VerdictWord;
+  by: 'harness' | 'engine counters';
+  why: string;
+}
+
 export interface Analysis {
   tokenGate: TokenGate;
+  tokens: TokenVerdict;
   decode: DecodeWindow;
   perOutputToken: Quantity;
   // The engine's own timer lines (profile role engineTimer), labelled as the engine's; null when the log has none.
@@ -66,6 +77,11 @@ function baselineFor(b: Baseline, perToken: Quantity, busy: BusyFigures | null, 
     return withheld(cmp.name, 'REFERENCE_TIER', `${referenceTier} reference-tier line(s): the run fell back to a portable path, so it is not the engine the baseline measured`);
   }
   return cmp;
+}
+
+function tokenVerdict(tokenGate: TokenGate, leg: LegRecord | null | undefined): TokenVerdict {
+  if (!leg) return { word: tokenGate.judged, by: 'engine counters', why: tokenGate.why };
+  return { word: leg.verdict, by: 'harness', why: 're-judged by the harness against the leg\'s golden, as the leg was' };
 }
 
 // The whole offline analysis as a pure function of the reader's report and the options.
@@ -111,5 +127,5 @@ export function analyze(input: AnalyzeInput): Analysis {
   if (busy && busy.timeWeighted.status === 'refused') classes.push('void');
   const engineTimer = engineTimerFigure(report.engineTimer);
   if (engineTimer) notes.push(`the engine's own timer: ${report.engineTimer.length} line(s); it is the engine's claim, taken on its clock, not a harness measurement`);
-  return { tokenGate, decode, perOutputToken: perToken, engineTimer, busy, baselines, doctest, exitClass: worstClass(classes), notes, leg: input.leg ?? null };
+  return { tokenGate, tokens: tokenVerdict(tokenGate, input.leg), decode, perOutputToken: perToken, engineTimer, busy, baselines, doctest, exitClass: worstClass(classes), notes, leg: input.leg ?? null };
 }

@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ExitClass } from '../errors.js';
 import { NhGateError } from '../errors.js';
 import { loadGolden, loadRecipe, readSamplesFile } from '../config/load.js';
-import { BUILTIN_PROFILES } from '../profiles/builtin.js';
 import { rejudgeLegLog } from './rejudge.js';
 import { resolveProfile } from '../config/profiles.js';
+import { detectableProfiles, PACKAGE_ROOT, resolveAnalyzeProfile } from './profiles.js';
 import type { Profile } from '../profiles/types.js';
 import type { Baseline } from '../config/recipe.js';
 import { describeHazards } from '../profiles/hostile.js';
@@ -29,8 +28,7 @@ export interface AnalyzeOptions {
   json?: boolean;
 }
 
-// Where built-in recipes live: the package root, two levels above this module in src/ and in dist/.
-export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export { PACKAGE_ROOT };
 
 // Whether a built-in recipe carries this name (a detected profile reads with its recipe's baselines).
 function recipeNamed(name: string, root: string): boolean {
@@ -38,18 +36,18 @@ function recipeNamed(name: string, root: string): boolean {
 }
 
 // options → profile/recipe → streamed report → pure analysis → one rendering on stdout → exit class.
-// `codeOf` is the CLI's exit-code table, passed down so nothing here imports the CLI.
-export async function runAnalyze(opts: AnalyzeOptions, codeOf: (c: ExitClass) => number, root: string = PACKAGE_ROOT): Promise<ExitClass> {
+// `codeOf` is the CLI's exit-code table, passed down so nothing here imports the CLI; `out` receives stdout.
+export async function runAnalyze(opts: AnalyzeOptions, codeOf: (c: ExitClass) => number, root: string = PACKAGE_ROOT, out: (s: string) => void = (s) => process.stdout.write(s)): Promise<ExitClass> {
   if (opts.profile && opts.recipe) throw new NhGateError('USAGE', 'pass --profile or --recipe, not both', 'a recipe names its profile; drop one of the two');
   const window = opts.window !== undefined ? parseWindowArg(opts.window) : null;
   let profile: Profile;
   let recipeName: string | null = null;
   let baselines: Baseline[] = [];
   const notes: string[] = [];
-  const detected = opts.profile || opts.recipe ? null : detectProfile(opts.log, BUILTIN_PROFILES);
-  if (opts.profile) profile = resolveProfile(opts.profile, process.cwd());
+  const detected = opts.profile || opts.recipe ? null : detectProfile(opts.log, detectableProfiles(root));
+  if (opts.profile) profile = resolveAnalyzeProfile(opts.profile, root);
   else if (detected && !recipeNamed(detected.ref, root)) {
-    profile = resolveProfile(detected.ref, process.cwd());
+    profile = resolveAnalyzeProfile(detected.ref, root);
     notes.push(`profile ${profile.name}: ${detected.how} (pass --profile or --recipe to choose another)`);
   } else {
     if (detected) notes.push(`profile ${detected.ref}: ${detected.how}; read with recipe ${detected.ref} for its baselines`);
@@ -93,8 +91,8 @@ export async function runAnalyze(opts: AnalyzeOptions, codeOf: (c: ExitClass) =>
     garbage: samples?.garbage ?? [],
     exitCode: codeOf(a.exitClass),
   };
-  if (opts.json) process.stdout.write(JSON.stringify(analysisJson(a, report, ctx)) + '\n');
-  else process.stdout.write(renderAnalysisText(a, report, ctx));
+  if (opts.json) out(JSON.stringify(analysisJson(a, report, ctx)) + '\n');
+  else out(renderAnalysisText(a, report, ctx));
   if (!opts.json && ctx.garbage.length > 0) process.stderr.write(`nh-gate: ${opts.samples}: ${ctx.garbage.length} garbage line(s) skipped (listed above)\n`);
   return a.exitClass;
 }

@@ -19,7 +19,7 @@ export function rejudgeLegLog(logPath: string, report: DriverReport, header: Leg
     spawnError: trailer.spawnError, orphansKilled: false, lines: [],
   };
   const events = header.events ? readEngineEvents(join(dirname(logPath), header.events)) : null;
-  return judgeLeg({
+  const leg = judgeLeg({
     index: header.index, arm: header.arm, label: header.label, mode: header.mode, flagEnv: {}, binarySha256: null,
     run, originNs: ns(t0), report, events, golden, deviceClaim: header.deviceClaim,
     busy: trailer.foreignPids.length > 0 ? { util: [], nominalPeriodS: null, backend: null, note: null, foreignPids: trailer.foreignPids, contentionChecked: true } : null,
@@ -27,4 +27,6 @@ export function rejudgeLegLog(logPath: string, report: DriverReport, header: Leg
     ...(header.requireWitness ? { requireWitness: header.requireWitness } : {}),
     files: { log: logPath, events: header.events, samples: null },
   });
+  // judgeLeg reads "no samples" as "no GPU on this host"; here it only means the log does not hold them.
+  return leg.quantities.busy ? leg : { ...leg, samplerNote: 'busy is not in a leg log: pass its samples file with --samples' };
 }

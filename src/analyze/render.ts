@@ -1,8 +1,8 @@
-import { formatReason } from '../verdict/reasons.js';
 import { witnessedWord } from '../verdict/witness.js';
 import type { GarbageLine } from '../config/load.js';
 import type { DriverReport, KvFields } from '../profiles/types.js';
 import { quantityJson, renderQuantity } from '../quantity/render.js';
+import { legLines } from '../report/text.js';
 import type { Analysis } from './analyze.js';
 
 export interface AnalyzeContext {
@@ -24,28 +24,51 @@ function fields(f: KvFields): string {
 
 const MAX_GARBAGE_SHOWN = 10;
 
+// The engine's prompt row as printed: only the fields it printed (an engine judged by ids prints no counts).
+function promptRow(p: DriverReport['prompts'][number]): string {
+  const f: Array<[string, unknown]> = [['prompt_tokens', p.promptTokens], ['generated', p.generated], ['golden_width', p.goldenWidth], ['compared', p.compared], ['matched', p.matched]];
+  const kv = f.filter(([, v]) => v !== null).map(([k, v]) => `${k}=${v}`);
+  if (p.wallS !== null) kv.push(`wall=${p.wallS}s`);
+  return `  prompt ${p.prompt}${p.block >= 0 ? ` block ${p.block}` : ''}: ${kv.join(' ')}${p.short ? ' SHORT' : ''}`;
+}
+
+// The token verdict, said once (analyze.ts tokenVerdict): a leg log's as the live leg printed it, with the
+// engine's own lines beside it as its claim; any other log's from the engine's counters.
+function tokenSection(a: Analysis, r: DriverReport): string[] {
+  const g = a.tokenGate;
+  const out: string[] = [];
+  const blocks = g.blocks.map((b) => `block ${b.index} mode=${b.mode ?? '(not printed)'}: ${b.matched}/${b.compared} over ${b.prompts} prompt(s)${b.fullRows === null ? ' (rows not printed)' : ` (full rows=${b.fullRows}, short rows=${b.shortRows})`}`);
+  if (a.leg) {
+    out.push(`token gate: ${witnessedWord(a.tokens.word, a.leg.witness)} — ${a.tokens.why}`);
+    out.push(...legLines(a.leg).map((l) => `  ${l}`));
+    if (blocks.length || g.engineVerdicts.length) out.push(`  the engine's own lines (its claim): ${[...blocks, ...g.engineVerdicts.map((v) => `said ${v}`)].join('; ')}`);
+  } else {
+    out.push('token gate');
+    if (blocks.length === 0) out.push('  no TOKEN MATCH line');
+    for (const b of blocks) out.push(`  ${b}`);
+    out.push(`  engine said: ${g.engineVerdicts.length ? g.engineVerdicts.join(' | ') : '(no verdict line)'}`);
+    out.push(`  judged: ${a.tokens.word} — ${a.tokens.why}`);
+  }
+  for (const d of g.disagreements) out.push(`  ! ${d}`);
+  if (r.prompts.length > 0) {
+    out.push(a.leg ? "the engine's prompt rows (as printed)" : 'prompts');
+    for (const p of r.prompts) {
+      out.push(promptRow(p));
+      if (p.got !== null) out.push(`    got: ${p.got}`);
+      if (p.exp !== null) out.push(`    exp: ${p.exp}`);
+    }
+    if (r.promptsDropped > 0) out.push(`  … ${r.promptsDropped} more row(s) counted, not listed`);
+  }
+  return out;
+}
+
 // The human report: every section says what it saw; every number is a rendered quantity.
 export function renderAnalysisText(a: Analysis, r: DriverReport, ctx: AnalyzeContext): string {
   const out: string[] = [];
   out.push(`nh-gate analyze ${ctx.log}${ctx.label ? ` [${ctx.label}]` : ''}: profile ${ctx.profile}${ctx.recipe ? `, recipe ${ctx.recipe}` : ''}, arch ${ctx.arch ?? 'not given'}`);
   out.push(`  ${r.lines} lines, arrival times ${ctx.timed ? 'present' : 'absent'}; ${r.load ? `engine load line ${r.load.line}: ${r.load.loadS} s stated` : 'no engine load line'}`);
   if (r.banner) out.push(`  engine: ${r.banner}`);
-  const g = a.tokenGate;
-  out.push('token gate');
-  if (g.blocks.length === 0) out.push('  no TOKEN MATCH line');
-  for (const b of g.blocks) out.push(`  block ${b.index} mode=${b.mode ?? '(not printed)'}: ${b.matched}/${b.compared} over ${b.prompts} prompt(s)${b.fullRows === null ? ' (rows not printed)' : ` (full rows=${b.fullRows}, short rows=${b.shortRows})`}`);
-  out.push(`  engine said: ${g.engineVerdicts.length ? g.engineVerdicts.join(' | ') : '(no verdict line)'}`);
-  out.push(`  judged: ${g.judged} — ${g.why}`);
-  for (const d of g.disagreements) out.push(`  ! ${d}`);
-  if (r.prompts.length > 0) {
-    out.push('prompts');
-    for (const p of r.prompts) {
-      out.push(`  prompt ${p.prompt} block ${p.block}: prompt_tokens=${p.promptTokens} generated=${p.generated} golden_width=${p.goldenWidth} compared=${p.compared} matched=${p.matched} wall=${p.wallS}s${p.short ? ' SHORT' : ''}`);
-      if (p.got !== null) out.push(`    got: ${p.got}`);
-      if (p.exp !== null) out.push(`    exp: ${p.exp}`);
-    }
-    if (r.promptsDropped > 0) out.push(`  … ${r.promptsDropped} more row(s) counted, not listed`);
-  }
+  out.push(...tokenSection(a, r));
   out.push(`reference tier: ${r.referenceTier.count} line(s)${r.referenceTier.count > 0 ? ' — the run fell back to a portable path' : ''}`);
   if (r.counters.total > 0) {
     out.push(`counters: ${r.counters.total} line(s), ${r.counters.groups.length} distinct${r.counters.groupsOverflow ? ` (+${r.counters.groupsOverflow} beyond the cap)` : ''}`);
@@ -61,16 +84,11 @@ export function renderAnalysisText(a: Analysis, r: DriverReport, ctx: AnalyzeCon
     const asserts = s.assertions ? `${s.assertions.total} assertions | ${s.assertions.passed} passed | ${s.assertions.failed} failed` : 'no assertion line';
     out.push(`doctest (line ${s.line}): ${cases}; ${asserts}; threw ${s.threw}; status ${s.status ?? '(none)'} → ${j?.verdict ?? '?'}${j?.reason ? ` (${j.reason})` : ''}: ${j?.message ?? ''}`);
   });
-  if (a.leg) {
-    const t = a.leg.tokens;
-    out.push(`leg (re-judged by the harness against its golden): ${witnessedWord(a.leg.verdict, a.leg.witness)}${t ? ` — ${t.matched}/${t.compared} tokens over ${t.prompts.length} prompt(s), from ${t.source}` : ''}`);
-    for (const v of a.leg.voidReasons) out.push(`  void: ${formatReason(v)}`);
-    if (a.leg.crossCheck && !a.leg.crossCheck.agree) out.push(`  ! engine/harness: ${a.leg.crossCheck.explanation}`);
-  }
   out.push('quantities');
   out.push(`  decode window: ${a.decode.source}${a.decode.window ? ` ${a.decode.window.startS.toFixed(3)}:${a.decode.window.endS.toFixed(3)} s` : ''} (${a.decode.why})`);
-  out.push(`  ${renderQuantity(a.perOutputToken)}`);
-  if (a.engineTimer) out.push(`  ${renderQuantity(a.engineTimer)}`);
+  // A leg log's figures are the leg's own, printed with it above.
+  if (!a.leg) out.push(`  ${renderQuantity(a.perOutputToken)}`);
+  if (a.engineTimer && !a.leg) out.push(`  ${renderQuantity(a.engineTimer)}`);
   if (a.busy) {
     out.push(`  ${renderQuantity(a.busy.timeWeighted)}`);
     out.push(`  ${renderQuantity(a.busy.nonzeroShare)}`);
@@ -101,7 +119,9 @@ export function analysisJson(a: Analysis, r: DriverReport, ctx: AnalyzeContext):
     lines: r.lines,
     banner: r.banner,
     load: r.load,
-    tokenGate: a.tokenGate,
+    // The one token verdict; for a leg log the engine's lines (tokenGate) are its claim, not a second verdict.
+    tokens: a.tokens,
+    tokenGate: a.leg ? { role: 'engine claim', blocks: a.tokenGate.blocks, engineVerdicts: a.tokenGate.engineVerdicts, disagreements: a.tokenGate.disagreements } : a.tokenGate,
     prompts: r.prompts,
     promptsDropped: r.promptsDropped,
     referenceTier: r.referenceTier,

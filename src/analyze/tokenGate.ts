@@ -12,8 +12,15 @@ export interface TokenGate {
   exitClass: ExitClass;
 }
 
-function fromCounters(blocks: TokenMatchBlock[]): { judged: TokenGate['judged']; why: string } {
-  if (blocks.length === 0) return { judged: 'NOT MEASURED', why: 'no TOKEN MATCH line: the run compared nothing (a load-only, golden-info or golden-less run is not a pass)' };
+function fromCounters(blocks: TokenMatchBlock[], openRows: number): { judged: TokenGate['judged']; why: string } {
+  if (blocks.length === 0) {
+    return {
+      judged: 'NOT MEASURED',
+      why: openRows > 0
+        ? `no TOKEN MATCH line, only ${openRows} prompt row(s): the log was cut before the engine's summary, or the engine prints none (an engine judged by ids needs the leg log's golden, or its events)`
+        : 'no TOKEN MATCH line: the run compared nothing (a load-only, golden-info or golden-less run is not a pass)',
+    };
+  }
   const zero = blocks.find((b) => b.compared === 0);
   if (zero) return { judged: 'REFUSED', why: `block ${zero.index}${zero.mode ? ` (mode=${zero.mode})` : ''} compared 0 tokens` };
   const wrong = blocks.find((b) => b.matched < b.compared);
@@ -50,10 +57,11 @@ const ENGINE_WORD: Record<string, TokenGate['judged']> = {
 // worse of the two readings decides the exit class (an engine that says PASS over a divergence does not pass).
 export function judgeTokenGate(report: DriverReport): TokenGate {
   const blocks = report.tokenMatch;
-  const { judged, why } = fromCounters(blocks);
+  const { judged, why } = fromCounters(blocks, report.openRows.rows);
   const disagreements: string[] = [];
   for (const b of blocks) disagreements.push(...blockDisagreements(b, report.promptsDropped === 0));
-  if (report.openRows.rows > 0) disagreements.push(`${report.openRows.rows} prompt row(s) after the last TOKEN MATCH line (a truncated log?)`);
+  // Rows after the last summary are a cut log only where the engine prints summaries; with none, `why` says it.
+  if (report.openRows.rows > 0 && blocks.length > 0) disagreements.push(`${report.openRows.rows} prompt row(s) after the last TOKEN MATCH line (a truncated log?)`);
   const engineVerdicts = report.verdicts.map((v) => (v.detail ? `${v.kind}: ${v.detail}` : v.kind));
   const classes: ExitClass[] = [VERDICT_CLASS[judged] ?? 'void'];
   for (const v of report.verdicts) {

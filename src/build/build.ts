@@ -7,6 +7,7 @@ import { NhGateError } from '../errors.js';
 import { expandArgv, expandString, type TemplateVars } from './template.js';
 import { progressWriter, readBuildLog } from './log.js';
 import { sha256File } from '../io/hash.js';
+import { canonicalPath } from '../io/canonical.js';
 import { cellStates, type FeatureParser } from './features.js';
 import { checkRequiredCells } from '../profiles/features.js';
 import type { BuildRecord, ProbeRecord, StepRecord } from './types.js';
@@ -30,8 +31,8 @@ export interface BuildOptions {
 // The template variables of a build: paths resolved against the recipe root. {cwd} lets a recipe that
 // ships with nh-gate build the engine checkout it is run from (recipes/nemotron-h.json: sourceDir "{cwd}").
 export function buildVars(recipe: Recipe, root: string, arch: string, jobs: number, cwd: string = process.cwd()): TemplateVars {
-  const sourceDir = resolve(root, expandString(recipe.sourceDir, { root, arch, cwd }, 'recipe.sourceDir'));
-  const buildDir = resolve(root, expandString(recipe.buildDir, { root, arch, sourceDir }, 'recipe.buildDir'));
+  const sourceDir = canonicalPath(resolve(root, expandString(recipe.sourceDir, { root, arch, cwd }, 'recipe.sourceDir')));
+  const buildDir = canonicalPath(resolve(root, expandString(recipe.buildDir, { root, arch, sourceDir }, 'recipe.buildDir')));
   return { root, cwd, sourceDir, buildDir, arch, jobs: String(jobs) };
 }
 

@@ -1,7 +1,9 @@
+import { realpathSync } from 'node:fs';
 import { buildRecipe } from '../build/build.js';
 import { featureParserFor } from '../build/features.js';
 import type { BuildRecord } from '../build/types.js';
 import { loadRecipe } from '../config/load.js';
+import { locate } from '../config/locate.js';
 import { declaredFlag } from '../config/recipe.js';
 import { resolveProfile } from '../config/profiles.js';
 import type { ExitClass } from '../verdict/words.js';
@@ -28,9 +30,10 @@ export function failureLines(rec: BuildRecord): string[] {
 // nh-gate build: the arch claim checked, probes, configure, feature cells, build, output hashes.
 export async function runBuild(o: BuildCommandOptions, deps: GateDeps): Promise<{ record: BuildRecord | null; exitClass: ExitClass; lines: string[] }> {
   const ref = o.recipe ?? 'nh-ref';
-  const looksPath = ref.includes('/') || ref.endsWith('.json');
-  const { recipe, path } = loadRecipe(ref, looksPath ? process.cwd() : packageRoot());
-  const root = recipeRoot(path);
+  // The one path rule (config/locate.ts), as a3 and ab find it: a path against the working directory, a name in
+  // this project's recipes/, then among the built-ins; the root is the recipe's real place, as setup takes it.
+  const { recipe, path } = loadRecipe(locate('recipes', ref, { namedIn: null, roots: [process.cwd()], pkg: packageRoot() }), process.cwd());
+  const root = recipeRoot(realpathSync(path));
   const silicon = await deps.detectSilicon();
   const arch = checkArch(o.arch, silicon, recipe);
   if (!arch.ok) {

@@ -207,7 +207,7 @@ async function series(o: SeriesOptions, deps: GateDeps, signal: AbortSignal): Pr
     }
     const outcomes: LegOutcome[] = [];
     const ctx = {
-      deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: handed.path, vars,
+      deps, recipe: inputs.recipe, profile: inputs.profile, golden: inputs.golden, goldenPath: handed.path, judgedGoldenPath: inputs.goldenPath, vars,
       binaryPath, runDir, originNs, silicon, sampleGpu: silicon.kind === 'gpu' && arch.arch !== 'cpu', voidIfThrottled: inputs.gate?.gate.voidIfThrottled ?? false, voidIfCpuContended: inputs.gate?.gate.voidIfCpuContended ?? false, ...(inputs.gate?.gate.witness ? { requireWitness: inputs.gate.gate.witness } : {}), deviceIndex: 0,
       timeoutS, signal: signal,
       onSpawn: (pid: number) => lock.recordLeg(pid),

@@ -2,7 +2,8 @@ import type { ExitClass } from '../errors.js';
 import type { LedgerRead, SkippedLine } from '../results/ledgerRead.js';
 import { describeSkipped } from '../results/ledgerRead.js';
 import { analyzeSeries, HISTORY_METHOD, type Better, type ChangePoint } from './analyze.js';
-import { buildSeries, type HistorySeries, type SeriesFilter } from './series.js';
+import { buildSeries, type HistorySeries, type SeriesFilter, type UnkeyedGroup } from './series.js';
+import type { SeriesKey } from '../results/seriesKey.js';
 import type { SeriesAnalysis } from './analyze.js';
 
 // nh-gate history as data: ledger → series per silicon key → change points → the newest point's verdict.
@@ -10,7 +11,10 @@ import type { SeriesAnalysis } from './analyze.js';
 export const HISTORY_SCHEMA_VERSION = 1;
 
 export interface SeriesReport {
+  label: string;
   gate: string | null;
+  // What ran (results/seriesKey.ts); null for a gated line written before series keys.
+  key: SeriesKey | null;
   metric: string;
   unit: string;
   siliconKey: string;
@@ -33,8 +37,10 @@ export interface HistoryReport {
   better: Better;
   method: string;
   // Metrics whose points came from more than one silicon key: shown apart, never averaged.
-  mixedSilicon: Array<{ gate: string | null; metric: string; siliconKeys: string[] }>;
+  mixedSilicon: Array<{ label: string; gate: string | null; metric: string; siliconKeys: string[] }>;
   series: SeriesReport[];
+  // Gate-less lines written before series keys: listed, never fitted (nothing says which runs they compare with).
+  unkeyed: { lines: number; groups: UnkeyedGroup[]; text: string | null };
   regressions: number;
   verdict: { word: 'REGRESSION' | 'NO REGRESSION' | 'NOT MEASURED'; exitClass: ExitClass; reasons: string[] };
 }
@@ -43,34 +49,38 @@ export interface AnalyzedSeries { series: HistorySeries; analysis: SeriesAnalysi
 
 // Pure: the whole report from a read ledger (plots are named by the caller after rendering).
 export function historyReport(ledger: LedgerRead, filter: SeriesFilter, better: Better): { report: HistoryReport; analyzed: AnalyzedSeries[] } {
-  const series = buildSeries(ledger, filter);
+  const { series, unkeyed } = buildSeries(ledger, filter);
   const analyzed = series.map((s) => ({ series: s, analysis: analyzeSeries(s, better) }));
-  const byMetric = new Map<string, Set<string>>();
+  const byMetric = new Map<string, { s: HistorySeries; keys: Set<string> }>();
   for (const s of series) {
-    const k = JSON.stringify([s.gate, s.metric]);
-    byMetric.set(k, (byMetric.get(k) ?? new Set()).add(s.siliconKey));
+    const k = JSON.stringify([s.id, s.metric]);
+    const m = byMetric.get(k) ?? { s, keys: new Set<string>() };
+    byMetric.set(k, m);
+    m.keys.add(s.siliconKey);
   }
-  const mixedSilicon = [...byMetric.entries()].filter(([, v]) => v.size > 1).map(([k, v]) => {
-    const [gate, metric] = JSON.parse(k) as [string | null, string];
-    return { gate, metric, siliconKeys: [...v].sort() };
-  });
+  const mixedSilicon = [...byMetric.values()].filter((m) => m.keys.size > 1).map(({ s, keys }) => ({ label: s.label, gate: s.gate, metric: s.metric, siliconKeys: [...keys].sort() }));
   const reports: SeriesReport[] = analyzed.map(({ series: s, analysis: a }) => ({
-    gate: s.gate, metric: s.metric, unit: s.unit, siliconKey: s.siliconKey, points: s.points.length,
+    label: s.label, gate: s.gate, key: s.key, metric: s.metric, unit: s.unit, siliconKey: s.siliconKey, points: s.points.length,
     first: s.points[0]!.at, last: s.points.at(-1)!.at, withInterval: s.points.filter((p) => p.lo !== null).length,
     dispersion: a.fit.dispersion, changePoints: a.changePoints, newest: a.newest, plot: null,
   }));
   const regressions = reports.filter((r) => r.newest?.regression);
   const count = (k: SkippedLine['reason']): number => ledger.skipped.filter((s) => s.reason === k).length;
+  const unkeyedLines = unkeyed.reduce((n, g) => n + g.lines, 0);
+  const unkeyedText = unkeyedLines
+    ? `${unkeyedLines} gate-less line(s) written before series keys (${unkeyed.map((g) => `${g.lines} ${g.command} ${g.recipe ?? '(no recipe)'} on ${g.siliconKey}`).join(', ')}): not fitted — they do not say which golden, arms and mode they ran, so nothing says which runs they compare with; runs from now on are keyed`
+    : null;
   const verdict: HistoryReport['verdict'] = reports.length === 0
-    ? { word: 'NOT MEASURED', exitClass: 'void', reasons: [`no figures in ${ledger.path}${ledger.exists ? '' : ' (the ledger does not exist)'} match${filter.gate ? ` gate '${filter.gate}'` : ''}${filter.metric ? ` metric '${filter.metric}'` : ''}`] }
+    ? { word: 'NOT MEASURED', exitClass: 'void', reasons: [unkeyedText ?? `no figures in ${ledger.path}${ledger.exists ? '' : ' (the ledger does not exist)'} match${filter.gate ? ` gate '${filter.gate}'` : ''}${filter.metric ? ` metric '${filter.metric}'` : ''}`] }
     : regressions.length
-      ? { word: 'REGRESSION', exitClass: 'failed', reasons: regressions.map((r) => `${r.gate ?? '(no gate)'} ${r.metric} on ${r.siliconKey}: ${r.newest!.text}`) }
+      ? { word: 'REGRESSION', exitClass: 'failed', reasons: regressions.map((r) => `${r.label}: ${r.metric} on ${r.siliconKey}: ${r.newest!.text}`) }
       : { word: 'NO REGRESSION', exitClass: 'passed', reasons: [`${reports.length} series; the newest point of each is not in a worse segment`] };
   return {
     report: {
       schemaVersion: HISTORY_SCHEMA_VERSION, ledger: ledger.path, entries: ledger.entries.length,
       skipped: { count: ledger.skipped.length, truncated: count('truncated'), newerSchema: count('newer-schema'), notEntries: count('not-an-entry'), lines: ledger.skipped.slice(0, 50), text: describeSkipped(ledger) },
-      filter, better, method: HISTORY_METHOD, mixedSilicon, series: reports, regressions: regressions.length, verdict,
+      filter, better, method: HISTORY_METHOD, mixedSilicon, series: reports, unkeyed: { lines: unkeyedLines, groups: unkeyed, text: unkeyedText },
+      regressions: regressions.length, verdict,
     },
     analyzed,
   };
@@ -80,13 +90,16 @@ export function historyReport(ledger: LedgerRead, filter: SeriesFilter, better: 
 export function historyLines(r: HistoryReport): string[] {
   const out: string[] = [];
   if (r.skipped.text) out.push(r.skipped.text);
-  for (const m of r.mixedSilicon) out.push(`${m.gate ?? '(no gate)'} ${m.metric}: taken on ${m.siliconKeys.length} silicon keys (${m.siliconKeys.join(', ')}) — kept apart, never averaged`);
+  for (const m of r.mixedSilicon) out.push(`${m.label}: ${m.metric} taken on ${m.siliconKeys.length} silicon keys (${m.siliconKeys.join(', ')}) — kept apart, never averaged`);
+  let label: string | null = null;
   for (const s of r.series) {
-    out.push(`${s.gate ?? '(no gate)'} ${s.metric} (${s.unit}) on ${s.siliconKey}: ${s.points} point(s), ${s.first} → ${s.last}, ${s.withInterval} with an interval`);
-    for (const c of s.changePoints) out.push(`  change at ${c.at}: ${Number(c.before.toPrecision(6))} → ${Number(c.after.toPrecision(6))}${c.relPct === null ? '' : ` (${c.relPct > 0 ? '+' : ''}${c.relPct.toFixed(2)}%)`}${c.worse ? ' worse' : ' better'}`);
-    if (s.newest) out.push(`  ${s.newest.text}`);
-    if (s.plot) out.push(`  plot: ${s.plot}`);
+    if (s.label !== label) out.push((label = s.label));
+    out.push(`  ${s.metric} (${s.unit}) on ${s.siliconKey}: ${s.points} point(s), ${s.first} → ${s.last}, ${s.withInterval} with an interval`);
+    for (const c of s.changePoints) out.push(`    change at ${c.at}: ${Number(c.before.toPrecision(6))} → ${Number(c.after.toPrecision(6))}${c.relPct === null ? '' : ` (${c.relPct > 0 ? '+' : ''}${c.relPct.toFixed(2)}%)`}${c.worse ? ' worse' : ' better'}`);
+    if (s.newest) out.push(`    ${s.newest.text}`);
+    if (s.plot) out.push(`    plot: ${s.plot}`);
   }
+  if (r.unkeyed.text && r.series.length) out.push(r.unkeyed.text);
   out.push(`${r.verdict.word}${r.verdict.reasons.length ? ` — ${r.verdict.reasons.join('; ')}` : ''}`);
   return out;
 }

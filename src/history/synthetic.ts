@@ -31,6 +31,7 @@ export function syntheticLedger(n: number, series: SyntheticSeries[], seed = 1, 
     out.push({
       schemaVersion: 1, at: new Date(start + i * 60_000).toISOString(), command: 'ab', gate: s.gate, gateSha256: null, recipe: 'nh-ref',
       arch: 'cpu', siliconKey: s.siliconKey, binarySha256: [], verdict: 'SUPPORTED', figures: { ratio: fig }, runDir: `runs/${i}`,
+      series: { gate: s.gate, command: 'ab', recipe: 'nh-ref', golden: 'nh-ref-tiny', arms: ['A NH_REF_X=0', 'B NH_REF_X=1'], modes: ['decode'] },
     });
   }
   return out;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 // What a ledger line must hold to be read back (zod at the boundary; extra keys from newer writers are kept).
 const LedgerLineSchema = z.looseObject({ schemaVersion: z.literal(1), siliconKey: z.string().nullable() });
 import type { RunResult } from './types.js';
+import { seriesKeyOf, type SeriesKey } from './seriesKey.js';
 import { runWitness } from '../verdict/witness.js';
 
 // One ledger line: a run's measured figures keyed by the silicon they were taken on, so a later run
@@ -30,6 +31,8 @@ export interface LedgerEntry {
   runDir: string;
   // Set when the run's legs ran on several kinds of silicon (Slurm nodes): the legs this line holds.
   legs?: number[];
+  // What makes this run's figures comparable with another's (seriesKey.ts); absent on lines written before it.
+  series?: SeriesKey;
 }
 
 // The ledger path under the results base (.nh-gate/ledger.jsonl by default).
@@ -72,6 +75,7 @@ export function ledgerEntry(r: RunResult): LedgerEntry {
     ...(witness ? { witness } : {}),
     figures,
     runDir: r.runDir,
+    series: seriesKeyOf(r),
   };
 }
 
@@ -91,7 +95,7 @@ export function ledgerEntries(r: RunResult): LedgerEntry[] {
   }
   return [...groups.entries()].map(([k, legs]) => {
     const e = ledgerEntry({ ...r, quantities: {}, legs });
-    return { ...e, siliconKey: k === 'unknown' ? null : k, legs: legs.map((l) => l.index + 1) };
+    return { ...e, siliconKey: k === 'unknown' ? null : k, legs: legs.map((l) => l.index + 1), series: seriesKeyOf(r) };
   });
 }
 

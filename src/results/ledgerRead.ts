@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { LedgerEntry } from './ledger.js';
 import { NhGateError } from '../errors.js';
+import { isSeriesKey } from './seriesKey.js';
 
 // Reading the append-only ledger back (history, A/A calibration look-ups). The ledger is written by
 // nh-gate, one JSON object a line; a line cut short by a crash, or written by a newer nh-gate, is
@@ -27,7 +28,8 @@ function isEntry(e: unknown): e is LedgerEntry {
   if (!e || typeof e !== 'object') return false;
   const o = e as Record<string, unknown>;
   return typeof o.at === 'string' && typeof o.command === 'string' && typeof o.verdict === 'string' && !!o.figures && typeof o.figures === 'object'
-    && (o.siliconKey === null || typeof o.siliconKey === 'string') && (o.gate === null || typeof o.gate === 'string');
+    && (o.siliconKey === null || typeof o.siliconKey === 'string') && (o.gate === null || typeof o.gate === 'string')
+    && (o.series === undefined || isSeriesKey(o.series));
 }
 
 // Parses ledger text: entries of this schema in file order, and every other non-empty line named.

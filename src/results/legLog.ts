@@ -42,6 +42,13 @@ export type LegLogLine = z.infer<typeof LegLogLineSchema>;
 export type LegLogHeader = z.infer<typeof LegLogHeaderSchema>;
 export type LegLogTrailer = z.infer<typeof LegLogTrailerSchema>;
 
+// One naming rule for a leg's files (log, events, samples, plots) and its Slurm job: the leg's number, its
+// arm when the run compares arms, its mode — `leg-01-decode` (a3), `leg-02-B-decode` (ab). a3 once named
+// its legs by mode and ab by arm, so no one pattern found both.
+export function legFileBase(leg: { index: number; arm: string; mode: string }): string {
+  return `leg-${String(leg.index + 1).padStart(2, '0')}${leg.arm === 'single' ? '' : `-${leg.arm}`}-${leg.mode}`;
+}
+
 // The header line of a leg log.
 export function legHeaderLine(h: LegLogHeader): string {
   return HEADER + JSON.stringify(h);

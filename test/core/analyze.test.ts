@@ -7,6 +7,7 @@ import { NEMOTRON_H } from '../../src/profiles/builtin.js';
 import { renderQuantity } from '../../src/quantity/render.js';
 import type { Baseline } from '../../src/config/recipe.js';
 import { A3_PASS, ARM_DECODE } from './fixtures.js';
+import { legFileBase } from '../../src/results/legLog.js';
 
 const BASELINES: Baseline[] = [
   { name: 'vLLM per output token', quantity: 'perOutputToken', value: 0.014369, unit: 's', arch: '121a', source: 'seeds' },
@@ -127,6 +128,17 @@ describe('token gate: the engine against its own counters', () => {
     expect(zero.disagreements.join()).toContain('printed STRICT PASS but its counters read REFUSED');
   });
 
+  it('rows with no TOKEN MATCH at all: NOT MEASURED naming the rows once (a cut log, or an engine that prints none), not a second "after the last" line', () => {
+    const g = judgeTokenGate(report(A3_PASS.slice(0, 5)));
+    expect(g.judged).toBe('NOT MEASURED');
+    expect(g.why).toMatch(/^no TOKEN MATCH line, only 3 prompt row\(s\): the log was cut before the engine's summary, or the engine prints none/);
+    expect(g.disagreements).toEqual([]);
+    // after a block, rows that no block closed are a cut log
+    const cut = judgeTokenGate(report([...A3_PASS, A3_PASS[2]!]));
+    expect(cut.disagreements).toEqual(['1 prompt row(s) after the last TOKEN MATCH line (a truncated log?)']);
+    expect(judgeTokenGate(report([])).why).toMatch(/^no TOKEN MATCH line: the run compared nothing/);
+  });
+
   it('no verdict line is noted; a DIVERGENCE over matching counters is flagged and fails', () => {
     expect(judgeTokenGate(report(A3_PASS.slice(0, 7))).disagreements).toContain('the engine printed no verdict line');
     const g = judgeTokenGate(report([...A3_PASS.slice(0, 7), '[nemotron-h] DIVERGENCE']));
@@ -176,5 +188,14 @@ describe('--window parsing', () => {
     expect(parseWindowArg('12.5:88')).toEqual({ startS: 12.5, endS: 88 });
     expect(parseWindowArg('5:3')).toEqual({ startS: 5, endS: 3 });
     for (const bad of ['abc', '5', '1:2:3', ':3', '1e:2', 'NaN:1']) expect(() => parseWindowArg(bad)).toThrow(/expected T0:T1/);
+  });
+});
+
+describe('leg file names: one rule', () => {
+  it('the leg number, the arm when the run compares arms, the mode', () => {
+    expect(legFileBase({ index: 0, arm: 'single', mode: 'decode' })).toBe('leg-01-decode');
+    expect(legFileBase({ index: 1, arm: 'B', mode: 'decode' })).toBe('leg-02-B-decode');
+    expect(legFileBase({ index: 11, arm: 'A', mode: 'fresh-prefill' })).toBe('leg-12-A-fresh-prefill');
+    expect(legFileBase({ index: 99, arm: 'single', mode: 'decode' })).toBe('leg-100-decode');
   });
 });

@@ -6,16 +6,14 @@ import { execa } from 'execa';
 import { repoRoot } from '../helpers/engine.js';
 import { CLI, LLAMA_NEED, llamaReady } from './llama.js';
 import { needsTitle } from '../helpers/needs.js';
+import { expectLegLogsAgree } from '../helpers/legLogs.js';
+import { splitWords } from '../helpers/words.js';
 
 // Every `npx nh-gate …` line of docs/engines.md, run in order in a scratch directory that links to this
 // repository (its goldens/ is a copy, so `golden accept` cannot touch the committed ones).
 const DOC = readFileSync(join(repoRoot, 'docs', 'engines.md'), 'utf8');
 const COMMANDS = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.startsWith('npx nh-gate '));
 
-// A shell-free split that keeps "double quoted" words together (the docs quote --oracle-cmd).
-export function splitWords(line: string): string[] {
-  return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
-}
 
 // What each documented command must print (and exit with), so an example that silently changes goes red.
 const EXPECT: Array<[RegExp, RegExp, number[]]> = [
@@ -55,5 +53,7 @@ describe.skipIf(!llamaReady)(needsTitle('docs/engines.md: every example runs', L
     const accepted = JSON.parse(readFileSync(join(dir, 'goldens', 'llama-cpp-tiny', 'golden.json'), 'utf8'));
     const committed = JSON.parse(readFileSync(join(repoRoot, 'goldens', 'llama-cpp-tiny', 'golden.json'), 'utf8'));
     expect(accepted.prompts.map((p: { tokens: number[] }) => p.tokens)).toEqual(committed.prompts.map((p: { tokens: number[] }) => p.tokens));
+    // analyze of every leg log the guide's runs wrote says what its leg said
+    expect(await expectLegLogsAgree([join(dir, '.nh-gate')])).toBeGreaterThan(0);
   }, 900_000);
 });

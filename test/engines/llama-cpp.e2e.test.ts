@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { repoRoot } from '../helpers/engine.js';
 import { CLI, LLAMA_NEED, llamaReady } from './llama.js';
 import { needsTitle } from '../helpers/needs.js';
+import { expectLegLogsAgree } from '../helpers/legLogs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nh-gate-llama-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,7 +36,7 @@ describe.skipIf(!llamaReady)(needsTitle('llama.cpp judged by the harness', LLAMA
     recipe.driver.argv = recipe.driver.argv.map((a: string) => a.replace('{root}', repoRoot));
     const file = join(dir, 'llama-cpp-ids-only.json');
     writeFileSync(file, JSON.stringify(recipe));
-    const r = await cli(['a3', '--recipe', file, '--golden', join(repoRoot, 'goldens', 'llama-cpp-tiny'), '--results-dir', join(dir, 'res')]);
+    const r = await cli(['a3', '--recipe', file, '--golden', join(repoRoot, 'goldens', 'llama-cpp-tiny'), '--results-dir', join(dir, 'res'), '--verbose']);
     expect(r.exitCode, r.all).toBe(0);
     expect(r.all).toMatch(/tokens 128\/128 over 4 prompt\(s\) \(full rows=4, short rows=0, mode=decode, from printed ids\) → STRICT PASS/);
     expect(r.all).toMatch(/engine said nothing \(exit 0\): agrees with the harness/);
@@ -44,7 +45,7 @@ describe.skipIf(!llamaReady)(needsTitle('llama.cpp judged by the harness', LLAMA
 
   it('a wrong token against a wide margin is a DIVERGENCE named at its position (exit 1)', async () => {
     const exp = committed.prompts[0].tokens[5] === 7 ? 8 : 7;
-    const r = await cli(['a3', '--recipe', 'llama-cpp', '--golden', editedGolden('llama-div', 0, 5, exp, 2), '--results-dir', join(dir, 'res')]);
+    const r = await cli(['a3', '--recipe', 'llama-cpp', '--golden', editedGolden('llama-div', 0, 5, exp, 2), '--results-dir', join(dir, 'res'), '--verbose']);
     expect(r.exitCode, r.all).toBe(1);
     expect(r.all).toMatch(/prompt 0: first mismatch at position 5 \(divergence, golden top-2 margin 2\.0000 nats\)/);
     expect(r.all).toMatch(/→ DIVERGENCE/);
@@ -52,7 +53,7 @@ describe.skipIf(!llamaReady)(needsTitle('llama.cpp judged by the harness', LLAMA
 
   it('the runner-up at a licensed near-tie is a NEAR-TIE PASS with the margin named (exit 0)', async () => {
     const p = committed.prompts[3];
-    const r = await cli(['a3', '--recipe', 'llama-cpp', '--golden', editedGolden('llama-tie', 3, 16, p.runnerUp[16], 0.0005), '--results-dir', join(dir, 'res')]);
+    const r = await cli(['a3', '--recipe', 'llama-cpp', '--golden', editedGolden('llama-tie', 3, 16, p.runnerUp[16], 0.0005), '--results-dir', join(dir, 'res'), '--verbose']);
     expect(r.exitCode, r.all).toBe(0);
     expect(r.all).toMatch(/prompt 3: first mismatch at position 16 \(near-tie, golden top-2 margin 0\.0005 nats\)/);
     expect(r.all).toMatch(/NEAR-TIE PASS/);
@@ -64,6 +65,10 @@ describe.skipIf(!llamaReady)(needsTitle('llama.cpp judged by the harness', LLAMA
     expect(r.all).toMatch(/does not declare the value '3'/);
     expect(existsSync(join(dir, 'res-none'))).toBe(false);
   });
+
+  it('analyze of every leg log above (events, printed ids, divergence, near-tie) says what its leg said', async () => {
+    expect(await expectLegLogsAgree([join(dir, 'res')])).toBe(4);
+  }, 120_000);
 });
 
 describe('golden capture --oracle-cmd: a bad oracle stages nothing', () => {

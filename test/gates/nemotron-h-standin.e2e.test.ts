@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/engine.js';
+import { isolatedResults } from '../helpers/legLogs.js';
 import { ensureAddonBuilt, FAKE_NVML } from '../sampler/helpers.js';
 
 const bin = join(repoRoot, 'bin', 'nh-gate.js');
@@ -20,10 +21,12 @@ const PATH = `${join(FIX, 'bin')}:${nodeDir}:/usr/local/bin:/usr/bin:/bin`;
 const GB10 = { NH_GATE_NVML_LIBRARY: FAKE_NVML, FAKE_NVML_NAME: 'NVIDIA GB10', FAKE_NVML_CC: '12.1', FAKE_NVML_NO_PROCS: '1' };
 
 let engine: string, ckpt: string, golden: string;
+// Each run its own results dir; at the end every leg log in them re-judges (analyze) to its leg's verdict.
+const isolate = isolatedResults();
 
 // One nh-gate run from inside the stand-in engine checkout ({cwd} is the recipe's sourceDir).
 async function nhGate(args: string[], env: Record<string, string> = {}) {
-  const results = mkdtempSync(join(tmpdir(), 'nh-nemo-res-'));
+  const results = isolate();
   const r = await execa('node', [bin, ...args, '--results-dir', results], {
     cwd: engine, reject: false, extendEnv: false,
     env: { PATH, HOME: process.env.HOME ?? '/root', NH_GATE_LOCK: join(results, 'gpu.lock'), ...env },
@@ -169,7 +172,7 @@ describe('ab --flag DEVICE_MAMBA and analyze through the same recipe', () => {
     const log = join(res.runDir, leg.logFile);
     const a = await execa('node', [bin, 'analyze', '--log', log, '--recipe', 'nemotron-h', '--arch', '121a'], { reject: false });
     expect(a.exitCode, a.stderr).toBe(0);
-    expect(a.stdout).toContain('judged: STRICT PASS — 96/96 mode=decode matched');
+    expect(a.stdout).toMatch(/token gate: STRICT PASS — re-judged by the harness[\s\S]*the engine's own lines \(its claim\): block 0 mode=decode: 96\/96 over 3 prompt\(s\) \(full rows=3, short rows=0\); said STRICT PASS/);
     expect(a.stdout).toMatch(/per output token vs vLLM per output token [\d.]+x \([\d.]+ s \/ 0\.014369 s; both on 121a\)/);
     expect(a.stdout).toMatch(/93× ARM step T=1 nd=1 np=0 state_update_rows=23/);
     // The baselines are GB10's: on Thor they are withheld by name, never divided.

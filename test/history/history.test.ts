@@ -52,7 +52,7 @@ describe('history over a generated ledger', () => {
     const gb10 = report.series.find((s) => s.siliconKey === 'gpu:GB10|cc12.1')!;
     expect(gb10.changePoints).toEqual([]);
     // never averaged: the GB10 series' level is its own (2), not a blend with the H200's (1)
-    expect(report.mixedSilicon).toEqual([{ gate: 'g', metric: 'ratio', siliconKeys: ['gpu:GB10|cc12.1', 'gpu:H200|cc9.0'] }]);
+    expect(report.mixedSilicon).toEqual([{ label: 'gate g: ab nh-ref, golden nh-ref-tiny, arms A NH_REF_X=0 | B NH_REF_X=1, mode decode', gate: 'g', metric: 'ratio', siliconKeys: ['gpu:GB10|cc12.1', 'gpu:H200|cc9.0'] }]);
     expect(report.verdict).toMatchObject({ word: 'REGRESSION', exitClass: 'failed' });
     // the same step read as an improvement when higher is better
     expect(historyReport(parseLedger(ledgerText(entries)), {}, 'higher').report.verdict.word).toBe('NO REGRESSION');

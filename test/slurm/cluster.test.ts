@@ -113,7 +113,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     const cfg = slurmConfig({});
     const args = ['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '2', '--executor', 'slurm', '--slurm-config', cfg];
     const proc = nhGate(args, dir);
-    const stepId = await runningStep('nh-gate-leg-02-B');
+    const stepId = await runningStep('nh-gate-leg-02-B-decode');
     const jobId = stepId.split('.')[0]!;
     slurm('scancel', [stepId]);
     const r = await proc;
@@ -143,7 +143,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '2' });
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-lease-'));
     const proc = nhGate(['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '2', '--executor', 'slurm', '--json', '--slurm-config', slurmConfig({})], dir);
-    const stepId = await runningStep('nh-gate-leg-02-B');
+    const stepId = await runningStep('nh-gate-leg-02-B-decode');
     const jobId = stepId.split('.')[0]!;
     slurm('scancel', [jobId]);
     const r = await proc;
@@ -164,7 +164,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     const locks = mkdtempSync(join(tmpdir(), 'nh-sl-locks-'));
     const cfg = slurmConfig({ nodeLock: join(locks, 'gpu-%n.lock'), nodeLockWaitS: 1, extraArgs: ['--nodelist=n1'] });
     const proc = nhGate(['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '2', '--executor', 'slurm', '--json', '--slurm-config', cfg], dir);
-    await runningStep('nh-gate-leg-02-B');
+    await runningStep('nh-gate-leg-02-B-decode');
     // Between legs and during them, the node's lock names the allocation; a local nh-gate on n1 is refused.
     const held = JSON.parse(readFileSync(join(locks, 'gpu-n1.lock'), 'utf8')) as { command: string };
     expect(held.command).toMatch(/Slurm job \d+/);
@@ -207,7 +207,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '2' });
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-int-'));
     const proc = nhGate(['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '2', '--executor', 'slurm', '--slurm-config', slurmConfig({})], dir);
-    const jobId = (await runningStep('nh-gate-leg-02-B')).split('.')[0]!;
+    const jobId = (await runningStep('nh-gate-leg-02-B-decode')).split('.')[0]!;
     proc.kill('SIGINT');
     const r = await proc;
     expect(r.exitCode, r.stderr).toBe(3);
@@ -226,7 +226,7 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '2' });
     const dir = mkdtempSync(join(tmpdir(), 'nh-sl-kill-'));
     const proc = nhGate(['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '2', '--executor', 'slurm', '--slurm-config', slurmConfig({})], dir);
-    const jobId = (await runningStep('nh-gate-leg-02-B')).split('.')[0]!;
+    const jobId = (await runningStep('nh-gate-leg-02-B-decode')).split('.')[0]!;
     proc.kill('SIGKILL');
     await proc;
     let state = '';

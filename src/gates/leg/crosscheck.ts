@@ -13,7 +13,9 @@ export function crossCheck(harness: TokenJudgement, report: DriverReport, exitCo
   const block = report.tokenMatch[blockIndex] ?? null;
   const base = { engineWord, engineExit: exitCode, engineCompared: block?.compared ?? null, engineMatched: block?.matched ?? null };
   // The harness saw no ids (a declared events file or ids lines missing): the engine's counts stand unchecked.
-  if (harness.word === 'VOID' && harness.compared === 0 && harness.reasons.length > 0 && harness.witness === 'engine') {
+  // An engine that claimed nothing either (it failed before any TOKEN MATCH or verdict line) is judged below.
+  const claimed = block !== null || engineWord !== null;
+  if (claimed && harness.word === 'VOID' && harness.compared === 0 && harness.reasons.length > 0 && harness.witness === 'engine') {
     const claim = block ? `${block.matched}/${block.compared} matched` : 'no TOKEN MATCH line';
     return { ...base, agree: false, explanation: `not cross-checked: the harness saw no ids (${harness.reasons.map((r) => r.code).join(', ')}), so the engine's claim (${claim}${engineWord ? `, ${engineWord}` : ''}) stands unchecked` };
   }

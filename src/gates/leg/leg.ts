@@ -12,7 +12,7 @@ import type { TimelineInput, AbLegPoint } from '../../report/plots.js';
 import type { GateDeps } from '../deps.js';
 import { interTokenS, readEngineEvents } from './events.js';
 import { judgeLeg } from './judge.js';
-import { legHeaderLine } from '../../results/legLog.js';
+import { legFileBase, legHeaderLine } from '../../results/legLog.js';
 import { observeLeg, type LegRequest } from './observe.js';
 import { readDriverLog } from './logRead.js';
 import { MAX_LINE_CHARS } from '../../exec/lines.js';
@@ -31,6 +31,7 @@ export interface LegContext {
   profile: Profile;
   golden: Golden;
   goldenPath: string;
+  judgedGoldenPath?: string; // the golden.json judged against, where goldenPath is the driver's (engine-format) copy
   vars: TemplateVars;
   binaryPath: string;
   runDir: string;
@@ -63,7 +64,7 @@ export interface LegOutcome {
 }
 
 function legName(p: PlannedLeg): string {
-  return `leg-${String(p.index + 1).padStart(2, '0')}-${p.arm === 'single' ? p.mode : p.arm}`;
+  return legFileBase(p);
 }
 
 // The recipe's profile as a later reader finds it: a built-in name, or the profile file's absolute path.
@@ -84,7 +85,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   const eventsRel = ctx.recipe.driver.eventsArgv.length > 0 ? join('legs', `${name}.events.jsonl`) : null;
   // The leg log's header (what the leg was), so `nh-gate analyze --log` re-judges it exactly as here.
   const logHeader = legHeaderLine({
-    schemaVersion: 1, profile: profileRef(ctx.recipe.profile, ctx.vars.root ?? '.'), recipe: ctx.recipe.name, mode: planned.mode, golden: ctx.goldenPath,
+    schemaVersion: 1, profile: profileRef(ctx.recipe.profile, ctx.vars.root ?? '.'), recipe: ctx.recipe.name, mode: planned.mode, golden: ctx.judgedGoldenPath ?? ctx.goldenPath,
     events: eventsRel ? basename(eventsRel) : null, deviceClaim: claim, index: planned.index, arm: planned.arm, label: planned.label,
     ...(ctx.requireWitness ? { requireWitness: ctx.requireWitness } : {}),
   });

@@ -31,6 +31,6 @@ export function mutateLedgerEntry(rep: MutateReport, arch: string, runDir: strin
     siliconKey: null, binarySha256: [...new Set(rep.baselines.flatMap((b) => Object.values(b.binarySha)))],
     verdict: mutateVerdict(rep),
     figures: { caught: { value: count('CAUGHT'), unit: 'mutants' }, caughtBySanitizer: { value: count('CAUGHT BY SANITIZER'), unit: 'mutants' }, survived: { value: count('SURVIVED'), unit: 'mutants' }, void: { value: count('VOID'), unit: 'mutants' }, timeout: { value: count('TIMEOUT'), unit: 'mutants' } },
-    runDir,
+    runDir, series: { gate: tablePath, command: 'mutate', recipe: rep.recipe, golden: null, arms: [], modes: [] },
   };
 }
