@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Sequential A/B against fixed-N, by simulation and on the reference engine (figures, not a timed test).
-//   Simulation: per-block log ratios ~ N(θ, σ²); criterion "at least 1% less time per token"; true
-//   effects 3% and 10%; the A/A cell (θ = 0) and the boundary cell (θ = the criterion) for type I.
-//   Fixed-N: the z-interval at the same α, with the number of blocks that gives the same power as the
-//   sequential test reached (and, beside it, 90% power), computed in closed form.
+//   Simulation: per-block observations ~ N(θ, σ²) judged by the judge's own rule (src/gates/ab/judge:
+//   the region of each claim, the confidence sequence after each block, the combine rule across criteria):
+//   superiority cells (3%, 10%, A/A, the boundary), a two-criteria 'all' gate (a ratio and a points metric),
+//   non-inferiority and equivalence at no effect and at their margin (the worst case for a wrong SUPPORTED).
+//   Fixed-N: the z-interval at the same α, with the blocks that give the same power as the sequential
+//   test reached (and, beside it, 90% power), in closed form.
 //   nh-ref: `ab --sequential` runs of the shipped gates through the CLI; A/A legs of the null gate, whose
 //   centred blocks are resampled into ≥10,000 sequential runs for the type-I error on real noise.
 // Usage: npm run build && node bench/sequential-bench.mjs [--runs N] [--real K] [--no-real] [--json]
@@ -12,7 +14,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decideSequential, confidenceSequence } from '../dist/stats/sequential.js';
+import { confidenceSequence } from '../dist/stats/sequential.js';
+import { sequenceDecisions } from '../dist/gates/ab/judge/sequential.js';
+import { combineWords } from '../dist/gates/ab/judge/region.js';
+import { regionOf } from '../dist/gates/ab/claim.js';
 import { seededRandom } from '../dist/stats/bootstrap.js';
 import { normalSampler, normalQuantile } from '../dist/stats/normal.js';
 
@@ -29,28 +34,32 @@ function pctl(xs, p) {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 }
 
-// One cell: `runs` sequential tests with a look after every block, up to the budget.
-function simulateCell({ theta, sigma, bound, tau, alpha, maxBlocks, seed }) {
+// A criterion as the judge holds it (scale, test, direction, margin → region), with its block noise and truth.
+function criterion({ scale = 'ratio', test = 'superiority', direction = 'lower', margin, sigma, tau, theta }) {
+  const region = regionOf({ scale, test, direction, margin });
+  return { scale, test, direction, margin, region, noEffect: scale === 'ratio' ? 1 : 0, sigma, tau, theta };
+}
+
+// One cell: `runs` sequential tests of one or more criteria (combined by `combine`), a look after every block.
+function simulateCell({ criteria, combine = 'all', alpha, maxBlocks, seed }) {
   const z = normalSampler(seededRandom(seed));
-  const p = { alpha, sigma, tau };
-  const crit = { bound, better: 'below' };
   const legs = [];
   const words = { SUPPORTED: 0, REFUTED: 0, UNRESOLVED: 0 };
   let excludesZero = 0;
   for (let r = 0; r < runs; r++) {
-    const xs = [];
+    const xs = criteria.map(() => []);
     let word = 'UNRESOLVED';
     let alarm = false;
     for (let b = 0; b < maxBlocks; b++) {
-      xs.push(theta + sigma * z());
-      const iv = confidenceSequence(xs, p).at(-1);
-      if (iv.lo > 0 || iv.hi < 0) alarm = true;
-      const d = decideSequential(xs, crit, p);
-      if (d.word !== 'UNRESOLVED') { word = d.word; break; }
+      criteria.forEach((c, k) => xs[k].push(c.theta + c.sigma * z()));
+      const now = criteria.map((c, k) => sequenceDecisions(c, xs[k], { alpha, sigma: c.sigma, tau: c.tau }).at(-1));
+      if (now[0].interval && (Math.log(now[0].interval.lo) > 0 || Math.log(now[0].interval.hi) < 0)) alarm = true;
+      const w = combineWords(now.map((d) => d.decision.word), combine);
+      if (w !== 'UNRESOLVED') { word = w; break; }
     }
     if (alarm) excludesZero += 1;
     words[word] += 1;
-    legs.push(xs.length * BLOCK);
+    legs.push(xs[0].length * BLOCK);
   }
   return { words, legs, excludesZero };
 }
@@ -61,30 +70,39 @@ function fixedBlocks(delta, sigma, alpha, power) {
   return Math.max(1, Math.ceil(n));
 }
 
-const sim = { sigma: 0.02, bound: Math.log(0.99), tau: 0.03, alpha: 0.05, maxBlocks: 50 };
+const sim = { sigma: 0.02, tau: 0.03, alpha: 0.05, maxBlocks: 50 };
+const faster1 = (theta) => criterion({ margin: 1, sigma: sim.sigma, tau: sim.tau, theta });
 const cells = [
-  { name: '3% true effect', theta: Math.log(0.97) },
-  { name: '10% true effect', theta: Math.log(0.9) },
-  { name: 'A/A (no effect)', theta: 0 },
-  { name: 'boundary (effect = criterion, worst case for type I)', theta: sim.bound },
+  { name: '3% true effect', criteria: [faster1(Math.log(0.97))], fixed: true },
+  { name: '10% true effect', criteria: [faster1(Math.log(0.9))], fixed: true },
+  { name: 'A/A (no effect)', criteria: [faster1(0)] },
+  { name: 'boundary (effect = criterion, worst case for type I)', criteria: [faster1(Math.log(0.99))] },
+  // The DEVICE_MAMBA shape: a ratio (≥ 1% faster) and a points metric (≥ 5 points busier), both must hold.
+  { name: "criteria 'all': 3% faster and 10 points busier (bounds 1%, 5 points; points σ 4)", criteria: [faster1(Math.log(0.97)), criterion({ scale: 'points', direction: 'higher', margin: 5, sigma: 4, tau: 6, theta: 10 })] },
+  { name: "criteria 'all': 3% faster but only 2 points busier (the points bound fails)", criteria: [faster1(Math.log(0.97)), criterion({ scale: 'points', direction: 'higher', margin: 5, sigma: 4, tau: 6, theta: 2 })] },
+  { name: 'non-inferiority (at most 5% slower), no true effect', criteria: [criterion({ test: 'non-inferiority', direction: 'higher', margin: 5, sigma: sim.sigma, tau: sim.tau, theta: 0 })] },
+  { name: 'non-inferiority, true effect at the margin (worst case for a wrong SUPPORTED)', criteria: [criterion({ test: 'non-inferiority', direction: 'higher', margin: 5, sigma: sim.sigma, tau: sim.tau, theta: Math.log(1.05) })] },
+  { name: 'equivalence (within ±5%), no true effect', criteria: [criterion({ test: 'equivalence', direction: null, margin: 5, sigma: sim.sigma, tau: sim.tau, theta: 0 })] },
+  { name: 'equivalence, true effect at the upper margin (worst case)', criteria: [criterion({ test: 'equivalence', direction: null, margin: 5, sigma: sim.sigma, tau: sim.tau, theta: Math.log(1.05) })] },
 ];
 const simOut = [];
 for (const [i, c] of cells.entries()) {
   const t0 = Date.now();
-  const r = simulateCell({ ...sim, theta: c.theta, seed: 1000 + i });
+  const r = simulateCell({ criteria: c.criteria, alpha: sim.alpha, maxBlocks: sim.maxBlocks, seed: 1000 + i });
   const power = r.words.SUPPORTED / runs;
   const row = {
-    cell: c.name, runs, blockSd: sim.sigma, criterion: '≥1% less time per token', budgetLegs: sim.maxBlocks * BLOCK,
+    cell: c.name, runs, blockSd: sim.sigma, budgetLegs: sim.maxBlocks * BLOCK,
     supported: power, refuted: r.words.REFUTED / runs, unresolved: r.words.UNRESOLVED / runs, falseAlarmExcludesZero: r.excludesZero / runs,
     legsMean: r.legs.reduce((a, b) => a + b, 0) / runs, legsMedian: pctl(r.legs, 0.5), legsP90: pctl(r.legs, 0.9),
     seconds: (Date.now() - t0) / 1000,
   };
-  if (c.theta < sim.bound) {
+  if (c.fixed) {
     // Equal power: the sequential test's measured power, capped at 99% (at 100% "the same power" has no finite N).
     const matched = Math.min(power, 0.99);
+    const delta = Math.log(0.99) - c.criteria[0].theta;
     row.fixedMatchedPower = matched;
-    row.fixedLegsSamePower = BLOCK * fixedBlocks(sim.bound - c.theta, sim.sigma, sim.alpha, matched);
-    row.fixedLegsPower90 = BLOCK * fixedBlocks(sim.bound - c.theta, sim.sigma, sim.alpha, 0.9);
+    row.fixedLegsSamePower = BLOCK * fixedBlocks(delta, sim.sigma, sim.alpha, matched);
+    row.fixedLegsPower90 = BLOCK * fixedBlocks(delta, sim.sigma, sim.alpha, 0.9);
   }
   simOut.push(row);
 }
@@ -103,22 +121,21 @@ function cli(argv) {
 const real = {};
 if (!args.includes('--no-real')) {
   const g = (f) => join(root, 'gates', 'nh-ref', f);
-  const seqRuns = Array.from({ length: realK }, (_, k) => cli(['ab', '--sequential', '--gate', g('decode-step-ab.json'), '--seed', String(k + 1)]));
-  const fixed = cli(['ab', '--gate', g('decode-step-ab.json')]);
-  real.decodeStep = {
-    sequential: seqRuns.map((r) => ({ verdict: r.verdict.word, legs: r.legs.length, interval: [r.comparison.sequential.decision.ratioLo, r.comparison.sequential.decision.ratioHi] })),
-    fixedN: { verdict: fixed.verdict.word, legs: fixed.legs.length, interval: fixed.comparison.ci ? [fixed.comparison.ci.lo, fixed.comparison.ci.hi] : null },
-  };
-  const nulls = Array.from({ length: Math.max(1, Math.ceil(realK / 2)) }, (_, k) => cli(['ab', '--sequential', '--gate', g('null-ab.json'), '--seed', String(k + 1)]));
-  real.nullGate = nulls.map((r) => ({ verdict: r.verdict.word, legs: r.legs.length }));
+  const verdicts = (rs) => rs.map((r) => ({ verdict: r.verdict.word, legs: r.legs.length, intervals: r.comparison.metrics.map((m) => (m.interval ? [m.interval.lo, m.interval.hi] : null)) }));
+  const seq = (gate, k) => Array.from({ length: k }, (_, i) => cli(['ab', '--sequential', '--gate', g(gate), '--seed', String(i + 1)]));
+  real.decodeStep = { sequential: verdicts(seq('decode-step-ab.json', realK)), fixedN: verdicts([cli(['ab', '--gate', g('decode-step-ab.json')])])[0] };
+  real.nullGate = verdicts(seq('null-ab.json', Math.max(1, Math.ceil(realK / 2))));
+  // The criteria gates of non-inferiority: both claims decided sequentially on the engine's median decode step.
+  real.nullNonInferiority = { sequential: verdicts(seq('null-noninferiority-ab.json', realK)), fixedN: verdicts([cli(['ab', '--gate', g('null-noninferiority-ab.json')])])[0] };
+  real.decodeStepNonInferiority = { sequential: verdicts(seq('decode-step-noninferiority-ab.json', realK)), fixedN: verdicts([cli(['ab', '--gate', g('decode-step-noninferiority-ab.json')])])[0] };
   // A/A legs on this machine → centred blocks → resampled sequential runs under the null gate's parameters.
   const aas = [cli(['ab', '--aa', '--gate', g('null-ab.json'), '--seed', '1']), cli(['ab', '--aa', '--gate', g('null-ab.json'), '--seed', '2'])];
-  const blocks = aas.flatMap((r) => r.comparison.aa.logRatios);
+  const blocks = aas.flatMap((r) => r.comparison.metrics[0].aa.xs);
   const m = blocks.reduce((a, b) => a + b, 0) / blocks.length;
   const centred = blocks.map((x) => x - m);
   const gate = JSON.parse(readFileSync(g('null-ab.json'), 'utf8'));
   const p = { alpha: gate.sequential.alpha, sigma: gate.sequential.sigmaLogRatio, tau: gate.sequential.tauLogRatio };
-  const crit = { bound: Math.log(1 - gate.hypothesis.refutedIfLessThanPct / 100), better: 'below' };
+  const crit = criterion({ margin: gate.hypothesis.refutedIfLessThanPct, sigma: p.sigma, tau: p.tau, theta: 0 });
   const maxBlocks = Math.floor(gate.sequential.maxLegs / BLOCK);
   const rand = seededRandom(7);
   let wrongSupported = 0;
@@ -130,7 +147,7 @@ if (!args.includes('--no-real')) {
       xs.push(centred[Math.floor(rand() * centred.length)]);
       const iv = confidenceSequence(xs, p).at(-1);
       if (iv.lo > 0 || iv.hi < 0) alarm = true;
-      if (decideSequential(xs, crit, p).word === 'SUPPORTED') { wrongSupported += 1; break; }
+      if (sequenceDecisions(crit, xs, p).at(-1).decision.word === 'SUPPORTED') { wrongSupported += 1; break; }
     }
     if (alarm) alarms += 1;
   }
@@ -142,14 +159,17 @@ if (json) {
   process.stdout.write(JSON.stringify({ schemaVersion: 1, simulation: { params: sim, cells: simOut }, nhRef: real }, null, 2) + '\n');
 } else {
   const f = (x) => (100 * x).toFixed(2) + '%';
-  console.log(`simulation: block sd ${sim.sigma} (log ratio), criterion ≥1% faster, τ ${sim.tau}, α ${sim.alpha}, budget ${sim.maxBlocks * BLOCK} legs, ${runs} runs per cell`);
+  console.log(`simulation: block sd ${sim.sigma} (log ratio), τ ${sim.tau}, α ${sim.alpha}, budget ${sim.maxBlocks * BLOCK} legs, ${runs} runs per cell`);
   for (const r of simOut) {
     console.log(`  ${r.cell}: SUPPORTED ${f(r.supported)}, REFUTED ${f(r.refuted)}, UNRESOLVED ${f(r.unresolved)}${r.cell.startsWith('A/A') ? `; A/A false alarm (CS excluded 0) ${f(r.falseAlarmExcludesZero)}` : ''}; legs to verdict mean ${r.legsMean.toFixed(1)}, median ${r.legsMedian}, p90 ${r.legsP90}`
       + (r.fixedLegsSamePower ? `; fixed-N at the same α and power (${f(r.fixedMatchedPower)}): ${r.fixedLegsSamePower} legs (at 90% power: ${r.fixedLegsPower90})` : ''));
   }
+  const line = (name, x) => console.log(`nh-ref ${name}: sequential ${x.sequential.map((r) => `${r.verdict} in ${r.legs} legs`).join(', ')}; fixed-N ${x.fixedN.verdict} in ${x.fixedN.legs} legs`);
   if (real.decodeStep) {
-    console.log(`nh-ref decode-step gate: sequential ${real.decodeStep.sequential.map((r) => `${r.verdict} in ${r.legs} legs`).join(', ')}; fixed-N ${real.decodeStep.fixedN.verdict} in ${real.decodeStep.fixedN.legs} legs`);
+    line('decode-step gate', real.decodeStep);
     console.log(`nh-ref null gate: ${real.nullGate.map((r) => `${r.verdict} after ${r.legs} legs`).join(', ')}`);
+    line('null non-inferiority gate (B at most 10% slower)', real.nullNonInferiority);
+    line('decode-step non-inferiority gate (=0 at most 5% slower than =1)', real.decodeStepNonInferiority);
     const a = real.aa;
     console.log(`nh-ref A/A: ${a.blocks} real blocks, sd ${a.blockSdLogRatio.toFixed(4)} (registered σ ${a.registeredSigma}), mean ${a.observedMeanLogRatio.toFixed(4)}; over ${a.resampledRuns} resampled sequential runs: wrong SUPPORTED ${f(a.wrongSupported)}, CS excluded 0 in ${f(a.falseAlarmExcludesZero)} (α ${a.alpha}); calibration verdicts ${a.calibrationVerdicts.join(', ')}`);
   }

@@ -2,7 +2,7 @@ import { NhGateError } from '../errors.js';
 
 // The recipe placeholders (src/config/recipe.ts); each argv element is expanded on its own, so a value
 // with spaces stays one argument and nothing is ever handed to a shell.
-export type TemplateVars = Partial<Record<'root' | 'cwd' | 'sourceDir' | 'buildDir' | 'arch' | 'jobs' | 'checkpoint' | 'golden' | 'events' | 'runDir' | 'filter' | 'report', string>>;
+export type TemplateVars = Partial<Record<'root' | 'cwd' | 'sourceDir' | 'buildDir' | 'arch' | 'jobs' | 'checkpoint' | 'golden' | 'events' | 'runDir' | 'filter' | 'report' | 'port' | 'slots', string>>;
 
 // Expands {name} in one string; an unknown or unset placeholder is a configuration error naming where.
 export function expandString(s: string, vars: TemplateVars, where: string): string {

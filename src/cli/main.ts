@@ -10,6 +10,7 @@ import { register as mutate } from './commands/mutate.js';
 import { register as golden } from './commands/golden.js';
 import { register as probe } from './commands/probe.js';
 import { register as history } from './commands/history.js';
+import { register as serve } from './commands/serve.js';
 import { EXIT_CODES } from './exit.js';
 import { quietOnClosedPipe } from './pipe.js';
 import { cliMode, noteArgv, printErrorJson } from './output.js';
@@ -21,7 +22,7 @@ export function createProgram(): Command {
     .version(NH_GATE_VERSION)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const reg of [a3, ab, busy, build, mutate, analyze, validate, golden, probe, history]) reg(program);
+  for (const reg of [a3, ab, busy, serve, build, mutate, analyze, validate, golden, probe, history]) reg(program);
   return program;
 }
 

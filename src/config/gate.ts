@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { legs, pct, repeats } from './bounds.js';
-import { CriteriaSchema } from './criteria.js';
+import { CRITERION_METRICS, CriteriaSchema, METRIC_NAMES, type Criteria } from './criteria.js';
 
 // A hypothesis written BEFORE the measurement; the verdict is computed against it.
 export const HypothesisSchema = z.strictObject({
@@ -13,12 +13,20 @@ export const HypothesisSchema = z.strictObject({
   refutationFails: z.boolean().default(true).describe('whether REFUTED exits 1'),
 });
 
+// One metric's registered noise scale, in its criterion's own units: the log ratio for a ratio criterion,
+// percentage points for a points one.
+export const MetricScaleSchema = z.strictObject({
+  sigma: z.number().positive().max(100).describe("sub-Gaussian scale of one block's observation, in the criterion's units (log ratio or points; measure it with ab --aa)"),
+  tau: z.number().positive().max(100).optional().describe("mixing sd over effects, in the criterion's units (default: the criterion's distance from no effect)"),
+});
+
 // Sequential A/B (issue 12, docs/statistics.md): an anytime-valid test after every ABBA block of 4 legs.
 export const SequentialSchema = z.strictObject({
   always: z.boolean().default(false).describe('run sequentially even without --sequential'),
   alpha: z.number().gt(0).lt(0.5).default(0.05).describe('the chance of any wrong verdict, over every look'),
-  sigmaLogRatio: z.number().positive().max(10).describe('registered sub-Gaussian scale of one block log ratio (measure it with ab --aa)'),
+  sigmaLogRatio: z.number().positive().max(10).optional().describe('registered sub-Gaussian scale of one block log ratio, for every ratio criterion without its own scale (measure it with ab --aa)'),
   tauLogRatio: z.number().positive().max(10).optional().describe('mixing sd over effects, log units (default: the criterion distance |log bound|)'),
+  scales: z.partialRecord(z.enum(METRIC_NAMES), MetricScaleSchema).optional().describe('a scale per metric (points for a busy criterion, log ratio for a time); a ratio criterion without one uses sigmaLogRatio'),
   maxLegs: legs(4, 'the leg budget is smaller than one ABBA block (4 legs): give at least 4').describe('leg budget; whole ABBA blocks of 4 legs; UNRESOLVED when spent'),
   requireCalibrationDays: z.number().positive().max(3650).optional().describe('refuse unless an ab --aa calibration on this silicon is younger than this'),
 });
@@ -50,6 +58,8 @@ export const GateSchema = z.strictObject({
   witness: z.literal('harness').optional().describe('a pass must rest on ids the harness read (events or ids lines); a pass from the engine\'s counters alone is VOID (NOT_WITNESSED)'),
   // "only": the gate reports figures and judges nothing; any other A/B must pre-register what it claims.
   report: z.enum(['judge', 'only']).default('judge'),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).optional().describe('seed of the random order and of the bootstrap (default 1); --seed otherwise is a deviation'),
+  locked: z.boolean().default(false).describe('refuse any command-line option that departs from this design (repeats, order, seed, arms, budget, warm-up, mode) with exit 2'),
 }).superRefine((g, ctx) => {
   const registered = g.hypothesis !== undefined || g.criteria !== undefined;
   if (g.kind === 'ab' && !registered && g.report !== 'only') {
@@ -57,8 +67,21 @@ export const GateSchema = z.strictObject({
   }
   if (g.report === 'only' && registered) ctx.addIssue({ code: 'custom', path: ['report'], message: '"only" judges nothing, but the gate registers a hypothesis or criteria — drop one of the two' });
   if (g.hypothesis && g.criteria) ctx.addIssue({ code: 'custom', path: ['criteria'], message: "a gate registers either 'hypothesis' or 'criteria', not both — move the hypothesis into criteria.metrics" });
+  if (g.sequential) checkScales(g.sequential, g.criteria, g.hypothesis !== undefined, ctx);
 });
+
+// A sequential gate registers a noise scale for every metric it judges: a ratio metric may use sigmaLogRatio,
+// a points metric needs its own (in points), so the anytime-valid test of each has the σ it assumes.
+function checkScales(seq: z.infer<typeof SequentialSchema>, criteria: Criteria | undefined, hypothesis: boolean, ctx: z.RefinementCtx): void {
+  const metrics = criteria ? criteria.metrics : hypothesis ? [{ metric: 'perOutputToken' as const, form: 'ratio' as const }] : [];
+  metrics.forEach((m, i) => {
+    if (seq.scales?.[m.metric] !== undefined || (m.form === 'ratio' && seq.sigmaLogRatio !== undefined)) return;
+    const what = m.form === 'ratio' ? `a log-ratio scale for ${m.metric}: sequential.sigmaLogRatio, or sequential.scales.${m.metric}.sigma` : `a scale in points for ${m.metric} (${CRITERION_METRICS[m.metric].unit}): sequential.scales.${m.metric}.sigma`;
+    ctx.addIssue({ code: 'custom', path: ['sequential', m.form === 'ratio' ? 'sigmaLogRatio' : 'scales'], message: `${criteria ? `criteria.metrics.${i}` : 'the hypothesis'} needs ${what} (measure it with ab --aa)` });
+  });
+}
 
 export type Gate = z.infer<typeof GateSchema>;
 export type Hypothesis = z.infer<typeof HypothesisSchema>;
 export type SequentialConfig = z.infer<typeof SequentialSchema>;
+export type MetricScale = z.infer<typeof MetricScaleSchema>;

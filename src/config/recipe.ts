@@ -3,6 +3,7 @@ import { count, MAX_INT32, seconds } from './bounds.js';
 import { regexError } from './regex.js';
 import { NhGateError } from '../errors.js';
 import { didYouMean } from './nearest.js';
+import { ServeSchema } from './serve.js';
 
 // argv arrays only (never a shell string); elements may hold {placeholders}: {root} {cwd} {sourceDir} {buildDir} {arch} {jobs} {checkpoint} {golden} {events} {runDir}.
 const Argv = z.array(z.string().min(1)).min(1);
@@ -125,6 +126,8 @@ export const RecipeSchema = z.strictObject({
   // key, found in the ledger (not a constant someone typed); absent → no such comparison.
   ledgerBaseline: z.strictObject({ quantity: z.literal('perOutputToken') }).optional().describe('a3: compare per-token with the newest earlier a3 of this recipe on this silicon, from the ledger'),
   defaultGolden: z.string().optional(),
+  // nh-gate serve: how to start the engine's server and what each request is (src/config/serve.ts).
+  serve: ServeSchema.optional(),
   goldenProvider: z.string().optional().describe('how the golden is produced, for provenance'),
 });
 

@@ -1,9 +1,9 @@
 import type { Quantity } from '../quantity/types.js';
 import type { Mode } from '../plan/plan.js';
-import { planA3 } from '../plan/plan.js';
+import { describePlan, planA3 } from '../plan/plan.js';
 import type { GateDeps } from './deps.js';
 import type { Inputs } from './setup.js';
-import { runSeries, type SeriesOutcome } from './series.js';
+import { runSeries, type SeriesOutcome } from './series/series.js';
 import { tokenGateVerdict } from './verdict.js';
 import { ledgerBaselineRatio } from './ledgerBaseline.js';
 
@@ -28,18 +28,19 @@ export async function runA3(o: A3Options, deps: GateDeps): Promise<SeriesOutcome
     command: 'a3', argv: o.argv, inputs: o.inputs, archClaim: o.arch ?? gate?.gate.arch, jobs: o.jobs,
     resultsBase: o.resultsBase, checkpoint: o.checkpoint, timeoutS: o.timeoutS, resume: o.resume,
     gateName: gate?.gate.name ?? `a3-${recipe.name}`,
-    plan: (arch) => {
+    plan: (a) => {
       const deviceEnv: Record<string, string> = {};
-      if (arch !== 'cpu') for (const f of Object.values(recipe.flags)) if (f.deviceArm) deviceEnv[f.env] = f.on;
-      return planA3(recipe, gate?.gate ?? null, o.mode, deviceEnv);
+      if (a !== 'cpu') for (const f of Object.values(recipe.flags)) if (f.deviceArm) deviceEnv[f.env] = f.on;
+      const legs = planA3(recipe, gate?.gate ?? null, o.mode, deviceEnv);
+      return { legs, binaries: [{ arms: ['single'], tree: { kind: 'recipe' }, logFile: 'build.log' }], warmupLegs: 0, record: { text: describePlan(legs), order: legs.order, seed: legs.seed, legs: legs.legs.length } };
     },
-    finalize: (r, legs) => {
+    judge: (legs, _done, at) => {
       const notes: string[] = [];
-      const device = Object.entries(recipe.flags).filter(([, f]) => f.deviceArm && legs[0]?.record.flagEnv[f.env] === f.on).map(([n]) => n);
+      const device = Object.entries(recipe.flags).filter(([, f]) => f.deviceArm && legs[0]?.flagEnv[f.env] === f.on).map(([n]) => n);
       if (o.inputs.golden.origin === 'regression') notes.push(`golden ${o.inputs.golden.name} is a REGRESSION golden (the engine was its own oracle): a pass means "unchanged since capture", not "correct"`);
-      if (device.length) notes.push(`device arm: ${device.join(', ')} on (arch ${r.arch}); reference-tier lines would void the run`);
-      const quantities: Record<string, Quantity> = recipe.ledgerBaseline && legs.length > 0 ? { perTokenVsLedger: ledgerBaselineRatio(r, o.resultsBase) } : {};
-      return { quantities, comparison: null, verdict: tokenGateVerdict(legs.map((l) => l.record), r.plan?.legs ?? 1), notes };
+      if (device.length) notes.push(`device arm: ${device.join(', ')} on (arch ${at.arch}); reference-tier lines would void the run`);
+      const quantities: Record<string, Quantity> = recipe.ledgerBaseline && legs.length > 0 ? { perTokenVsLedger: ledgerBaselineRatio({ ...at, legs: [...legs] }, o.resultsBase) } : {};
+      return { quantities, comparison: null, verdict: tokenGateVerdict(legs, at.plannedLegs || 1), notes };
     },
   }, deps);
 }

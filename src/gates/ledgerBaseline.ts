@@ -10,7 +10,7 @@ const FIGURE = 'leg1.perOutputToken';
 
 // SPEC §7: the baseline comes from the ledger by silicon key — the newest earlier a3 of this recipe on the
 // same silicon — and the comparison is this leg's per-token figure over it. No entry → withheld by name.
-export function ledgerBaselineRatio(r: RunResult, resultsBase: string): Quantity {
+export function ledgerBaselineRatio(r: Pick<RunResult, 'legs' | 'silicon' | 'recipe' | 'runDir'>, resultsBase: string): Quantity {
   const current = r.legs[0]?.quantities.perOutputToken;
   if (!current || current.status !== 'measured') return withheld(NAME, 'MISSING_TERM', 'this run has no measured per-token figure to compare');
   if (!r.silicon) return withheld(NAME, 'MISSING_TERM', 'the silicon of this run is unknown, so no ledger entry can be matched to it');

@@ -12,6 +12,7 @@ import { NhGateError } from '../errors.js';
 import { driverGoldenFor, type DriverGolden } from './driverGolden.js';
 import { recipeRoot } from '../config/recipeRoot.js';
 import { locate } from '../config/locate.js';
+import { claimSpecOf, type ClaimSpec } from './ab/claim.js';
 
 // The package root (where recipes/, goldens/, gates/ and native/ ship): two levels above this file,
 // the same from src/gates (tests) and dist/gates (the CLI).
@@ -20,7 +21,7 @@ export function packageRoot(): string {
 }
 
 export interface InputRefs {
-  command: 'a3' | 'ab';
+  command: 'a3' | 'ab' | 'serve';
   recipe?: string | undefined;
   golden?: string | undefined;
   gate?: string | undefined;
@@ -39,7 +40,8 @@ export interface Inputs {
   goldenPath: string;
   // The file the driver reads for the golden, in the format its recipe declares.
   driverGolden: DriverGolden;
-  gate: { gate: Gate; path: string; sha256: string } | null;
+  // claim: the gate's hypothesis or criteria normalised once, as it loads (src/gates/ab/claim.ts).
+  gate: { gate: Gate; path: string; sha256: string; claim: ClaimSpec | null } | null;
   flag: string | null;
 }
 
@@ -51,7 +53,8 @@ export function loadInputs(refs: InputRefs, cwd = process.cwd()): Inputs {
   const pkg = packageRoot();
   let gate: Inputs['gate'] = null;
   if (refs.gate) {
-    gate = loadGate(isAbsolute(refs.gate) ? refs.gate : resolve(cwd, refs.gate));
+    const loaded = loadGate(isAbsolute(refs.gate) ? refs.gate : resolve(cwd, refs.gate));
+    gate = { ...loaded, claim: claimSpecOf(loaded.gate) };
     if (gate.gate.kind !== refs.command) {
       throw new NhGateError('BAD_INPUT', `${gate.path}: gate '${gate.gate.name}' is of kind '${gate.gate.kind}', but this is 'nh-gate ${refs.command}'`, `run it with 'nh-gate ${gate.gate.kind} --gate ${refs.gate}', or pass a gate of kind '${refs.command}'`);
     }

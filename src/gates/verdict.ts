@@ -1,13 +1,10 @@
-import { VERDICT_CLASS, worstClass, worstTokenWord, type ExitClass, type TokenWord } from '../verdict/words.js';
-import { formatReason } from '../verdict/reasons.js';
+import { worstClass, worstTokenWord, type TokenWord } from '../verdict/words.js';
+import { legClass } from '../verdict/record.js';
+import { formatReason, reason, type Reason } from '../verdict/reasons.js';
 import { runWitness } from '../verdict/witness.js';
 import type { LegRecord, VerdictRecord } from '../results/types.js';
 
-// The class of one leg's verdict; an engine that refused its input (exit 2) is a usage error, not a void.
-export function legClass(l: LegRecord): ExitClass {
-  if (l.verdict === 'VOID' && l.process.exitCode === 2 && l.voidReasons.some((v) => v.code === 'ENGINE_REFUSED')) return 'usage';
-  return VERDICT_CLASS[l.verdict];
-}
+export { legClass };
 
 // Why a leg is not a pass, in one sentence: its void reasons, the disagreement, or its counts.
 export function legWhy(l: LegRecord): string {
@@ -17,13 +14,13 @@ export function legWhy(l: LegRecord): string {
 }
 
 // The token gate's verdict over its legs: the worst leg decides, and every non-pass leg is named.
-export function tokenGateVerdict(legs: LegRecord[], expected: number): VerdictRecord {
-  if (legs.length === 0) return { word: 'VOID', exitClass: 'void', reasons: ['no leg finished'] };
+export function tokenGateVerdict(legs: readonly LegRecord[], expected: number): VerdictRecord {
+  if (legs.length === 0) return { word: 'VOID', exitClass: 'void', reasons: [reason('MISSING_LEGS', 'no leg finished')] };
   const word: TokenWord = worstTokenWord(legs.map((l) => l.verdict));
-  const reasons: string[] = [];
-  for (const l of legs) if (l.verdict !== 'STRICT PASS') reasons.push(`leg ${l.index + 1} (${l.label}): ${l.verdict} — ${legWhy(l)}`);
+  const reasons: Reason[] = [];
+  for (const l of legs) if (l.verdict !== 'STRICT PASS') reasons.push(reason('LEG_NOT_PASSED', `leg ${l.index + 1} (${l.label}): ${l.verdict} — ${legWhy(l)}`));
   const missing = legs.length < expected;
-  if (missing) reasons.push(`only ${legs.length} of ${expected} leg(s) ran`);
+  if (missing) reasons.push(reason('MISSING_LEGS', `only ${legs.length} of ${expected} leg(s) ran`));
   const cls = worstClass(legs.map(legClass));
   return { word: missing && word !== 'DIVERGENCE' ? 'VOID' : word, exitClass: missing ? worstClass([cls, 'void']) : cls, reasons, witness: runWitness(legs) };
 }

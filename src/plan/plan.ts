@@ -63,9 +63,6 @@ export interface AbPlanInput {
 
 // A/B plan: A is the control (flag off), B the treatment (flag on); legs interleaved by the order.
 export function planAb(input: AbPlanInput): Plan {
-  if (!Number.isInteger(input.repeats) || input.repeats < 1) {
-    throw new NhGateError('USAGE', `--repeats ${input.repeats} is not a positive integer`, 'pass --repeats N with N ≥ 1 (legs per arm)');
-  }
   const flag = resolveFlag(input.recipe, input.flag);
   const base = baseEnv(input.recipe, input.gate);
   const values = input.armValues ?? { A: 'off', B: 'on' };
@@ -76,13 +73,33 @@ export function planAb(input: AbPlanInput): Plan {
     return { arm: a, flagValue: values[a], valueLabel: v.label, env, unset };
   };
   const arms = { A: arm('A'), B: arm('B') };
-  const seq = input.order === 'abba' ? abbaOrder(input.repeats) : randomOrder(input.repeats, input.seed);
+  return interleave({ arms, flag, repeats: input.repeats, order: input.order, seed: input.seed, mode: input.mode, name: (a) => `${flag.name}=${values[a]}` });
+}
+
+export interface InterleaveInput {
+  arms: { A: ArmSpec; B: ArmSpec };
+  // The flag the arms set (null: two binaries, no flag between them).
+  flag: Plan['flag'];
+  repeats: number;
+  order: 'abba' | 'random';
+  seed: number;
+  mode: Mode;
+  // What a leg's label says its arm runs ("STEP=on", "base 1a2b3c4d").
+  name: (a: Arm) => string;
+}
+
+// Legs of two arms interleaved by the order: every A/B form's legs, whatever the arms run.
+export function interleave(i: InterleaveInput): Plan {
+  if (!Number.isInteger(i.repeats) || i.repeats < 1) {
+    throw new NhGateError('USAGE', `--repeats ${i.repeats} is not a positive integer`, 'pass --repeats N with N ≥ 1 (legs per arm)');
+  }
+  const seq = i.order === 'abba' ? abbaOrder(i.repeats) : randomOrder(i.repeats, i.seed);
   const count: Record<Arm, number> = { A: 0, B: 0 };
   const legs = seq.map((a, index) => {
     count[a] += 1;
-    return { index, arm: a, label: `${a}${count[a]} ${flag.name}=${values[a]}`, env: arms[a].env, unset: arms[a].unset, mode: input.mode };
+    return { index, arm: a, label: `${a}${count[a]} ${i.name(a)}`, env: i.arms[a].env, unset: i.arms[a].unset, mode: i.mode };
   });
-  return { kind: 'ab', legs, order: input.order, seed: input.order === 'random' ? input.seed : null, flag, arms };
+  return { kind: 'ab', legs, order: i.order, seed: i.order === 'random' ? i.seed : null, flag: i.flag, arms: i.arms };
 }
 
 // A3 plan: one leg per mode ('both' runs decode then fresh-prefill as two legs, so each leg has one
@@ -96,8 +113,9 @@ export function planA3(recipe: Recipe, gate: Gate | null, mode: Mode, extraEnv: 
 
 // The plan as text, for --dry-run and the summary.
 export function describePlan(plan: Plan): string {
-  const head = plan.kind === 'ab' && plan.flag && plan.arms
-    ? `A/B of ${plan.flag.name} (${plan.flag.env}): A=${plan.arms.A.flagValue} B=${plan.arms.B.flagValue}, order ${plan.order}${plan.seed !== null ? ` seed ${plan.seed}` : ''}, ${plan.legs.length} legs`
+  const ab = plan.kind === 'ab' && plan.arms ? `A=${plan.arms.A.flagValue} B=${plan.arms.B.flagValue}, order ${plan.order}${plan.seed !== null ? ` seed ${plan.seed}` : ''}, ${plan.legs.length} legs` : '';
+  const head = plan.kind === 'ab' && plan.arms
+    ? (plan.flag ? `A/B of ${plan.flag.name} (${plan.flag.env}): ${ab}` : `A/B of two binaries: ${ab}`)
     : `A3: ${plan.legs.length} leg(s)`;
   const armEnv = plan.kind === 'ab' && plan.flag && plan.arms
     ? (['A', 'B'] as const).map((a) => {

@@ -1,31 +1,33 @@
 import { escapeXml } from '../io/xml.js';
 import { formatReason } from '../verdict/reasons.js';
+import { JUNIT_OUTCOME, legClass, verdictLine } from '../verdict/record.js';
+import type { ExitClass } from '../verdict/words.js';
 import type { RunResult } from '../results/types.js';
 import { legLines } from './text.js';
 import { ENGINE_CLAIM, runWitness } from '../verdict/witness.js';
 
 const esc = escapeXml;
 
-const PASS = new Set(['STRICT PASS', 'NEAR-TIE PASS', 'SUPPORTED', 'PASSED', 'MEASURED']);
-const FAIL = new Set(['DIVERGENCE', 'REFUTED', 'SHORT', 'FAILED']);
-
-function outcome(word: string, message: string, body: string, witness?: string | null): string {
+// A testcase's outcome element from its exit class (src/verdict/record.ts decides which class is what):
+// nothing for a pass, <failure> for a failed gate, <error> for anything with nothing valid to judge.
+function outcome(cls: ExitClass, type: string, message: string, body: string, witness?: string | null): string {
+  const o = JUNIT_OUTCOME[cls];
   // A pass that rests on the engine's counters says so: CI shows a passing case's output.
-  if (PASS.has(word)) return witness === 'engine' ? `\n      <system-out>${esc(`${word} (${ENGINE_CLAIM})`)}</system-out>` : '';
-  // A void/refused/unresolved result is an error in JUnit terms, never a pass and never a silent skip.
-  const tag = FAIL.has(word) ? 'failure' : 'error';
-  return `\n      <${tag} type="${esc(word)}" message="${esc(message)}">${esc(body)}</${tag}>`;
+  if (o === 'pass') return witness === 'engine' ? `\n      <system-out>${esc(`${type} (${ENGINE_CLAIM})`)}</system-out>` : '';
+  const tag = o === 'failure' ? 'failure' : 'error';
+  return `\n      <${tag} type="${esc(type)}" message="${esc(message)}">${esc(body)}</${tag}>`;
 }
 
-// junit.xml for CI: one testcase per leg plus one for the run's verdict.
+// junit.xml for CI: one testcase per leg plus one for the run's verdict, each by its exit class.
 export function renderJunit(r: RunResult): string {
   const cases: string[] = [];
   for (const l of r.legs) {
     const dur = Math.max(0, l.process.endS - l.process.startS);
-    cases.push(`    <testcase classname="nh-gate.${r.command}" name="${esc(`leg ${l.index + 1} ${l.label}`)}" time="${dur.toFixed(3)}">${outcome(l.verdict, `${l.verdict}: ${l.voidReasons.map(formatReason).join('; ') || l.process.end}`, legLines(l).join('\n'), l.witness)}
+    cases.push(`    <testcase classname="nh-gate.${r.command}" name="${esc(`leg ${l.index + 1} ${l.label}`)}" time="${dur.toFixed(3)}">${outcome(legClass(l), l.verdict, `${l.verdict}: ${l.voidReasons.map(formatReason).join('; ') || l.process.end}`, legLines(l).join('\n'), l.witness)}
     </testcase>`);
   }
-  cases.push(`    <testcase classname="nh-gate.${r.command}" name="${esc(`verdict ${r.gate?.name ?? r.command}`)}" time="0">${outcome(r.verdict.word, `${r.verdict.word}: ${r.verdict.reasons.join('; ')}`, r.verdict.reasons.join('\n'), runWitness(r.legs))}
+  const v = { ...r.verdict, witness: r.verdict.witness ?? runWitness(r.legs) };
+  cases.push(`    <testcase classname="nh-gate.${r.command}" name="${esc(`verdict ${r.gate?.name ?? r.command}`)}" time="0">${outcome(v.exitClass, v.word, verdictLine(v), v.reasons.map(formatReason).join('\n'), v.witness)}
     </testcase>`);
   const failures = cases.filter((c) => c.includes('<failure')).length;
   const errors = cases.filter((c) => c.includes('<error')).length;

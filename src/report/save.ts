@@ -8,11 +8,14 @@ import { writeAtomicAll } from '../io/atomic.js';
 import { renderHtml, type InlinePlot } from './html.js';
 import type { RunListener } from './live.js';
 import type { RunResult } from '../results/types.js';
+import { sweepSpec, type SweepPlotPoint } from './servePlot.js';
 
 // Plot inputs gathered while legs run (they are not part of result.json: the raw data is in the leg files).
 export interface PlotInputs {
   timelines: Array<{ file: string; input: TimelineInput }>;
   ab: { title: string; legs: AbLegPoint[] } | null;
+  // nh-gate serve --sweep: the throughput–latency curve.
+  sweep?: { title: string; latencyLabel: string; points: SweepPlotPoint[] } | null;
 }
 
 // result.json as plain data: quantities through the one JSON shape, everything else as recorded.
@@ -37,6 +40,7 @@ export async function saveRun(r: RunResult, plots: PlotInputs, live?: RunListene
   if (r.status !== 'running') {
     for (const t of plots.timelines) svgs.push({ file: t.file, svg: await renderSvg(busyTimelineSpec(t.input)) });
     if (plots.ab && plots.ab.legs.length > 0) svgs.push({ file: 'ab-per-token.svg', svg: await renderSvg(abLegsSpec(plots.ab.title, plots.ab.legs)) });
+    if (plots.sweep && plots.sweep.points.length > 0) svgs.push({ file: 'serve-sweep.svg', svg: await renderSvg(sweepSpec(plots.sweep.title, plots.sweep.latencyLabel, plots.sweep.points)) });
   }
   const plotFiles = svgs.map((p) => p.file);
   await writeAtomicAll([

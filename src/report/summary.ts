@@ -14,6 +14,7 @@ export function renderSummaryMd(r: RunResult, plots: string[]): string {
   const out: string[] = [];
   out.push(`## nh-gate ${r.command}: ${witnessedWord(r.verdict.word, runWitness(r.legs))}${r.status !== 'complete' ? ` (${r.status})` : ''}`);
   out.push('');
+  if (r.verdict.claim) out.push(`claim decided: ${cell(r.verdict.claim)}`, '');
   const why = verdictReasons(r);
   if (why.length) out.push(...why.map((x) => `- ${cell(x)}`), '');
   out.push('| | |', '|---|---|');

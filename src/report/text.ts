@@ -1,5 +1,6 @@
 import { formatReason } from '../verdict/reasons.js';
 import { isPass } from '../verdict/words.js';
+import { verdictLine as recordLine } from '../verdict/record.js';
 import { runWitness, witnessedWord } from '../verdict/witness.js';
 import { renderQuantity } from '../quantity/render.js';
 import { tokensPerSecond } from '../quantity/perToken.js';
@@ -66,13 +67,12 @@ export function headerLines(r: RunResult, full: boolean): string[] {
 
 // The run verdict's reasons as text: the one place every report reads them (text, summary, html, exports).
 export function verdictReasons(r: RunResult): string[] {
-  return r.verdict.reasons;
+  return r.verdict.reasons.map(formatReason);
 }
 
 // The last word of every run's text output (CI greps for it alone on a line: `STRICT PASS`).
 export function verdictLine(r: RunResult): string {
-  const why = verdictReasons(r);
-  return `${witnessedWord(r.verdict.word, runWitness(r.legs))}${why.length ? ` — ${why.join('; ')}` : ''}`;
+  return recordLine({ ...r.verdict, witness: r.verdict.witness ?? runWitness(r.legs) });
 }
 
 // The whole run as text, every leg in full (--verbose): header, build, legs, run-level figures, verdict.

@@ -1,3 +1,4 @@
+import { reason } from '../verdict/reasons.js';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -91,7 +92,7 @@ function settleUnfinished(dir: string): string | null {
   }
   writeAtomic(join(dir, 'result.json'), JSON.stringify({
     schemaVersion: 1, runDir: dir, status: 'interrupted', finishedAt: null, legs: [], notes: [j.why], harness: d.harness,
-    verdict: { word: 'VOID', exitClass: 'void', reasons: [`HARNESS_DIED: ${j.why}`] },
+    verdict: { word: 'VOID', exitClass: 'void', reasons: [reason('HARNESS_DIED', j.why)] },
   }, null, 2) + '\n');
   rmSync(join(dir, '.reserve'), { force: true });
   return `marked ${dir} ${j.why}`;
@@ -107,7 +108,7 @@ function settleRunning(dir: string, file: string, text: string): string | null {
   const why = `interrupted (harness died): nh-gate pid ${h.pid} on ${h.host} is gone; ${legs} finished leg(s) kept`;
   doc.notes = [...(Array.isArray(doc.notes) ? doc.notes : []), why];
   const v = doc.verdict as { word?: string; reasons?: unknown[] } | undefined;
-  if (v) doc.verdict = { ...v, word: 'VOID', exitClass: 'void', reasons: [`HARNESS_DIED: ${why}`, ...(Array.isArray(v.reasons) ? v.reasons : [])] };
+  if (v) doc.verdict = { ...v, word: 'VOID', exitClass: 'void', reasons: [reason('HARNESS_DIED', why), ...(Array.isArray(v.reasons) ? v.reasons : [])] };
   writeAtomic(file, JSON.stringify(doc, null, 2) + '\n');
   rmSync(join(dir, '.reserve'), { force: true });
   return `marked ${dir} ${why}`;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 // What a ledger line must hold to be read back (zod at the boundary; extra keys from newer writers are kept).
 const LedgerLineSchema = z.looseObject({ schemaVersion: z.literal(1), siliconKey: z.string().nullable() });
 import type { RunResult } from './types.js';
+import { sequentialKey } from './comparison.js';
 import { seriesKeyOf, type SeriesKey } from './seriesKey.js';
 import { runWitness } from '../verdict/witness.js';
 
@@ -40,14 +41,17 @@ export function ledgerPath(base: string): string {
   return join(base, 'ledger.jsonl');
 }
 
-// The intervals a run computed for its run-level figures: the bootstrap interval of the A/B ratio, the
-// anytime-valid interval of a sequential A/B.
+// The intervals a run computed for its run-level figures: each A/B criterion's interval under its figure's
+// key (the bootstrap's for a fixed A/B, the anytime-valid one under sequential<Key> for a sequential one).
 function figureIntervals(r: RunResult): Record<string, { lo: number; hi: number }> {
   const out: Record<string, { lo: number; hi: number }> = {};
-  const c = r.comparison as { ci?: { lo: number; hi: number } | null; sequential?: { decision?: { ratioLo: number | null; ratioHi: number | null } } } | null;
-  if (c?.ci) out.ratio = { lo: c.ci.lo, hi: c.ci.hi };
-  const d = c?.sequential?.decision;
-  if (d && d.ratioLo !== null && d.ratioHi !== null) out.sequentialRatio = { lo: d.ratioLo, hi: d.ratioHi };
+  const c = r.comparison;
+  if (c?.kind !== 'ab') return out;
+  const sequential = c.method.kind === 'anytime-valid';
+  for (const m of c.metrics) {
+    if (!m.interval) continue;
+    out[sequential ? sequentialKey(m.key) : m.key] = { lo: m.interval.lo, hi: m.interval.hi };
+  }
   return out;
 }
 

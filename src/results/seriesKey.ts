@@ -27,7 +27,7 @@ function envText(env: Record<string, string>): string {
 // The series key of a finished run (pure). A cross-commit A/B names its arms by commit, never by sha:
 // each change's head-over-base ratio is one point of the same series.
 export function seriesKeyOf(r: RunResult): SeriesKey {
-  const twoBinaries = r.comparison?.twoBinaries === true;
+  const twoBinaries = r.comparison?.kind === 'ab' && r.comparison.binaries.kind === 'two';
   const arms: string[] = [];
   const seen = new Set<string>();
   for (const leg of r.legs) {

@@ -1,8 +1,11 @@
 import type { Quantity } from '../quantity/types.js';
 import type { Silicon } from '../silicon/types.js';
-import type { ExitClass, TokenWord, VerdictWord } from '../verdict/words.js';
+import type { TokenWord } from '../verdict/words.js';
+import type { VerdictRecord } from '../verdict/record.js';
+import type { AbForm, Comparison, Deviation } from './comparison.js';
 import type { Reason } from '../verdict/reasons.js';
 import type { BuildRecord } from '../build/types.js';
+import type { ServeRecord } from '../serve/record.js';
 import type { ProcessRun } from '../exec/types.js';
 
 // result.json's schema version; bump on any breaking change to the shapes below.
@@ -118,19 +121,28 @@ export interface SlurmLegInfo {
   collectS?: number | null;
 }
 
-export interface VerdictRecord {
-  word: VerdictWord;
-  exitClass: ExitClass;
-  reasons: string[];
-  // Who saw the ids of the token verdicts this rests on (src/verdict/witness.ts); absent where none was judged.
-  witness?: 'harness' | 'engine' | null;
+// The run's verdict: one typed value (src/verdict/record.ts) every output serialises.
+export type { VerdictRecord };
+
+// The plan a run was made by: its text (what --dry-run printed, and what --resume checks), its legs, and for
+// an A/B its form, warm-up, stop rule and every deviation from the gate's registered design.
+export interface PlanRecord {
+  text: string;
+  order: string;
+  seed: number | null;
+  legs: number;
+  form?: AbForm;
+  binaries?: 'one binary' | 'two binaries';
+  warmupLegs?: number;
+  stop?: { kind: 'fixed'; legs: number } | { kind: 'sequential'; budgetLegs: number; blocks: number };
+  deviations?: Deviation[];
 }
 
 // Everything a run knows: the document behind summary.md, junit.xml, the plots and the ledger line.
 export interface RunResult {
   schemaVersion: typeof RESULT_SCHEMA_VERSION;
   tool: { name: 'nh-gate'; version: string };
-  command: 'a3' | 'ab' | 'busy' | 'build';
+  command: 'a3' | 'ab' | 'busy' | 'build' | 'serve';
   argv: string[];
   runDir: string;
   startedAt: string;
@@ -142,15 +154,16 @@ export interface RunResult {
   arch: string;
   silicon: Silicon | null;
   build: Omit<BuildRecord, 'configure' | 'build' | 'probes'> & { logFile: string | null } | null;
-  // warmupLegs: the first legs ran and were discarded (gate warmupLegs); absent in results written before it.
-  plan: { text: string; order: string; seed: number | null; legs: number; warmupLegs?: number } | null;
+  plan: PlanRecord | null;
   legs: LegRecord[];
   quantities: Record<string, Quantity>;
-  comparison: Record<string, unknown> | null;
+  comparison: Comparison | null;
   verdict: VerdictRecord;
   notes: string[];
   // The nh-gate process writing this run, so a later one can tell a dead run from a live one.
   harness?: { pid: number; host: string; startTicks: number | null };
   // busy --executor slurm: the job the command ran in (legs carry their own).
   slurm?: SlurmLegInfo;
+  // nh-gate serve: the load, the server and each load point's requests (src/serve/record.ts).
+  serve?: ServeRecord;
 }

@@ -1,3 +1,5 @@
+import type { RefusalCode } from '../quantity/types.js';
+
 // Why a leg or a run is void, as data: a stable code and a sentence. Renderers join them; no code
 // ever reads a reason back out of its text.
 
@@ -13,17 +15,43 @@ export const VOID_CODES = [
   'EVENTS_MISSING', 'EVENTS_EMPTY', 'EVENTS_UNPARSABLE', 'EVENTS_TRUNCATED', 'EVENTS_INCONSISTENT', 'IDS_MISSING', 'NOT_WITNESSED',
   // The engine exited 1 before it loaded (src/gates/leg/failure.ts): a failure, never a DIVERGENCE.
   'LOAD_FAILED',
+  // nh-gate serve (src/serve/validity.ts): why a load run is not a valid performance result.
+  'MIN_DURATION', 'MIN_REQUESTS', 'CLIENT_BEHIND', 'SERVER_DIED', 'SERVER_FAILED', 'UNFINISHED',
 ] as const;
 export type VoidCode = (typeof VOID_CODES)[number];
 
+// The codes a run's verdict gives beside the void codes: what decided it, and what it was decided under.
+export const VERDICT_REASON_CODES = [
+  // A pre-registered criterion's interval against its claim (the sentence says which claim and which interval).
+  'CRITERION',
+  // The gate registered no claim: figures are reported, nothing is judged.
+  'NO_CLAIM',
+  // A leg that is not a pass (named, with why): no speed was taken from it.
+  'LEG_NOT_PASSED',
+  // A cross-commit A/B: two builds, labelled so wherever the verdict goes.
+  'TWO_BINARIES',
+  // A command-line choice that departs from the pre-registered design (issue 21).
+  'DEVIATION',
+  // An A/A calibration's finding about the registered noise scale.
+  'AA_CALIBRATION',
+  // The run's own faults: the harness died, the results disk filled or could not be written.
+  'HARNESS_DIED', 'DISK_FULL', 'UNWRITABLE',
+  // A serve sweep's knee: the rate past which throughput stopped growing (or why none was found).
+  'SWEEP_KNEE',
+] as const;
+export type VerdictReasonCode = (typeof VERDICT_REASON_CODES)[number];
+
+// Every code a reason may carry: a leg's void code, a verdict's own code, or a refused figure's code (busy).
+export type ReasonCode = VoidCode | VerdictReasonCode | RefusalCode;
+
 // One reason a verdict is what it is.
 export interface Reason {
-  code: VoidCode;
+  code: ReasonCode;
   message: string;
 }
 
 // Builds a reason; the one constructor, so every reason has a code.
-export function reason(code: VoidCode, message: string): Reason {
+export function reason(code: ReasonCode, message: string): Reason {
   return { code, message };
 }
 

@@ -16,6 +16,8 @@ export type HypothesisWord = (typeof HYPOTHESIS_WORDS)[number];
 export const VERDICT_WORDS = [
   ...TOKEN_WORDS, ...HYPOTHESIS_WORDS,
   'MEASURED', 'NOT MEASURED', 'REFUSED', 'BUILT', 'FAILED', 'CAUGHT', 'CAUGHT BY SANITIZER', 'SURVIVED', 'TIMEOUT', 'GREEN', 'RED',
+  // A serve run under load (LoadGen's words): every request's tokens right and its limits met, or not.
+  'VALID', 'INVALID',
 ] as const;
 export type VerdictWord = (typeof VERDICT_WORDS)[number];
 
@@ -30,6 +32,7 @@ export const VERDICT_CLASS: Record<VerdictWord, ExitClass> = {
   // A mutation survivor that the recipe's sanitizer build of its suites catches (mutate's re-judge).
   'CAUGHT BY SANITIZER': 'passed',
   GREEN: 'passed',
+  VALID: 'passed',
   DIVERGENCE: 'failed',
   SURVIVED: 'failed',
   RED: 'failed',
@@ -40,6 +43,7 @@ export const VERDICT_CLASS: Record<VerdictWord, ExitClass> = {
   REFUSED: 'void',
   TIMEOUT: 'void',
   'NOT MEASURED': 'void',
+  INVALID: 'void',
   SHORT: 'short',
 };
 

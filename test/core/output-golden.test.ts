@@ -1,3 +1,4 @@
+import { reason } from '../../src/verdict/reasons.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,7 +69,7 @@ function gpuRun(): RunResult {
     plan: { text: 'A/B of DEVICE_MAMBA (NH_REF_DEVICE_MAMBA): A=off B=on, order abba, 6 legs\n  leg 1: warm-up 1 (A, discarded)', order: 'abba', seed: null, legs: 6, warmupLegs: 1 },
     legs: [warm, a1, a2, hot, dead, wrong],
     quantities: { ratio: measured('per output token ratio B/A', 'ratio', 0.48, 'x', { numerator: { value: 0.016, unit: 's' }, denominator: { value: 0.0333, unit: 's' } }) },
-    comparison: null, verdict: { word: 'VOID', exitClass: 'void', reasons: ['leg 5 (B4 DEVICE_MAMBA=on): VOID — TIMEOUT', 'leg 6 diverged'] }, notes: ['warm-up: the first 1 leg(s) ran and were discarded (gate warmupLegs)'],
+    comparison: null, verdict: { word: 'VOID', exitClass: 'void', reasons: [reason('LEG_NOT_PASSED', 'leg 5 (B4 DEVICE_MAMBA=on): VOID — TIMEOUT'), reason('LEG_NOT_PASSED', 'leg 6 diverged')] }, notes: ['warm-up: the first 1 leg(s) ran and were discarded (gate warmupLegs)'],
   };
 }
 
@@ -81,7 +82,7 @@ function a3Run(): RunResult {
 
 // A run that stopped at its build: no legs at all.
 function buildFailed(): RunResult {
-  return { ...a3Run(), runDir: '/runs/bf', plan: null, legs: [], build: null, recipe: null, golden: null, status: 'failed', verdict: { word: 'VOID', exitClass: 'void', reasons: ['BUILD_FAILED: configure failed'] } };
+  return { ...a3Run(), runDir: '/runs/bf', plan: null, legs: [], build: null, recipe: null, golden: null, status: 'failed', verdict: { word: 'VOID', exitClass: 'void', reasons: [reason('BUILD_FAILED', 'configure failed')] } };
 }
 
 function text(r: RunResult, verbose: boolean): string {

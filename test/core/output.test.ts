@@ -1,3 +1,4 @@
+import { reason } from '../../src/verdict/reasons.js';
 import { describe, expect, it } from 'vitest';
 import { measured, refused, withheld } from '../../src/quantity/make.js';
 import { perOutputToken } from '../../src/quantity/perToken.js';
@@ -48,7 +49,7 @@ function run(legs: LegRecord[], over: Partial<RunResult> = {}): RunResult {
     golden: { name: 'nh-ref-tiny', revision: 'abc', path: null }, gate: { name: 'dev-ab', path: 'g.json', sha256: 'b'.repeat(64), hypothesis: null },
     arch: '90', silicon: H200, build: null, plan: { text: 'A/B of DEVICE_MAMBA: 4 legs\n  leg 1: A1', order: 'abba', seed: null, legs: legs.length, warmupLegs: 0 },
     legs, quantities: { ratio: measured('per output token ratio B/A', 'ratio', 0.5, 'x', { numerator: { value: 1, unit: 's' }, denominator: { value: 2, unit: 's' } }) },
-    comparison: null, verdict: { word: 'SUPPORTED', exitClass: 'passed', reasons: ['ratio 0.500x'] }, notes: ['hypothesis: on-lower by 3%'],
+    comparison: null, verdict: { word: 'SUPPORTED', exitClass: 'passed', reasons: [reason('CRITERION', 'ratio 0.500x')] }, notes: ['hypothesis: on-lower by 3%'],
     ...over,
   };
 }
@@ -178,7 +179,7 @@ describe('the compact text: one line per leg, a leg table, an arm table', () => 
 
   it('the tail: tables, then the run figures, notes, the verdict line and the files', () => {
     const tail = tailLines(run(fourLegs()));
-    const verdictAt = tail.indexOf('SUPPORTED — ratio 0.500x');
+    const verdictAt = tail.indexOf('SUPPORTED — CRITERION: ratio 0.500x');
     expect(verdictAt).toBeGreaterThan(10);
     expect(tail.slice(verdictAt + 1)).toEqual(['run directory: /tmp/run-x', 'report: /tmp/run-x/report.html']);
     expect(tail).toContain('per output token ratio B/A 0.500x (1.000000 s / 2.000000 s)');
@@ -211,7 +212,7 @@ describe('text as legs end', () => {
     t.end(r);
     const all = out.join('');
     expect(all.match(/^leg \d\/\d \[/gm)).toHaveLength(4);
-    expect(all.trimEnd().split('\n').at(-3)).toBe('SUPPORTED — ratio 0.500x');
+    expect(all.trimEnd().split('\n').at(-3)).toBe('SUPPORTED — CRITERION: ratio 0.500x');
   });
 
   it('--verbose prints each leg\'s full block; a run that never saved prints everything at the end', () => {
@@ -296,7 +297,7 @@ describe('summary.md and report.html', () => {
     const evil = renderHtml(run([{ ...leg(0, 'A', 0.002), label: '<img src=x onerror=alert(1)>' }]), []);
     expect(evil).not.toContain('<img');
     expect(evil).toContain('&lt;img src=x');
-    const failed = renderHtml(run([], { verdict: { word: 'VOID', exitClass: 'void', reasons: ['BUILD_FAILED: x'] }, status: 'interrupted' }), []);
+    const failed = renderHtml(run([], { verdict: { word: 'VOID', exitClass: 'void', reasons: [reason('BUILD_FAILED', 'x')] }, status: 'interrupted' }), []);
     expect(failed).toContain('class="verdict void">VOID (interrupted)</div>');
   });
 });

@@ -128,7 +128,7 @@ describe('dead runs without result.json are settled by the next run', () => {
     expect(existsSync(halfMade)).toBe(false);
     const marked = JSON.parse(readFileSync(join(built, 'result.json'), 'utf8'));
     expect(marked).toMatchObject({ status: 'interrupted', legs: [], harness: dead, verdict: { word: 'VOID', exitClass: 'void' } });
-    expect(marked.verdict.reasons[0]).toMatch(/^HARNESS_DIED: interrupted before its first leg/);
+    expect(`${marked.verdict.reasons[0].code}: ${marked.verdict.reasons[0].message}`).toMatch(/^HARNESS_DIED: interrupted before its first leg/);
     expect(readdirSync(built).sort()).toEqual(['.harness.json', 'build.log', 'result.json']);
     for (const kept of [live, other, done, legacyNew]) expect(existsSync(kept)).toBe(true);
     expect(existsSync(join(live, 'result.json'))).toBe(false);

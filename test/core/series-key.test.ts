@@ -38,7 +38,7 @@ describe('the series key of a run', () => {
   });
 
   it('a cross-commit A/B names its arms by commit; a recipe-less busy by what it ran; a gate by name', () => {
-    const cross = run({ command: 'ab', comparison: { twoBinaries: true }, legs: [leg(0, 'A', {}), leg(1, 'B', {})] });
+    const cross = run({ command: 'ab', comparison: { kind: 'ab', binaries: { kind: 'two' } } as unknown as RunResult['comparison'], legs: [leg(0, 'A', {}), leg(1, 'B', {})] });
     expect(seriesKeyOf(cross).arms).toEqual(['A base commit, (recipe defaults)', 'B head commit, (recipe defaults)']);
     const busy = seriesKeyOf(run({ command: 'busy', recipe: null, golden: null }));
     expect(busy).toMatchObject({ command: 'busy', recipe: null, target: 'node driver.mjs --golden g.json' });

@@ -66,8 +66,10 @@ describe.skipIf(!llamaReady)(needsTitle('llama.cpp judged by the harness', LLAMA
     expect(existsSync(join(dir, 'res-none'))).toBe(false);
   });
 
-  it('analyze of every leg log above (events, printed ids, divergence, near-tie) says what its leg said', async () => {
-    expect(await expectLegLogsAgree([join(dir, 'res')])).toBe(4);
+  // The three a3 runs above wrote one leg each into res/: printed ids (STRICT PASS), events (DIVERGENCE) and
+  // events (NEAR-TIE PASS). The undeclared-flag run writes nothing, and its folder is res-none.
+  it('analyze of every leg log above (printed ids, divergence, near-tie) says what its leg said', async () => {
+    expect(await expectLegLogsAgree([join(dir, 'res')])).toBe(3);
   }, 120_000);
 });
 
@@ -91,17 +93,22 @@ const out = { schemaVersion: 1, oracle: { name: 'toy', version: '1' }, checkpoin
     rmSync(join(dir, '.nh-gate', 'golden-staging'), { recursive: true, force: true });
   });
 
+  // Only the hanging oracle runs under a short --oracle-timeout: the others must fail for their own reason,
+  // and under load (2 shared cores) starting node twice can take longer than 2 s, which would end them as
+  // 'ran past 2 s' instead (the default timeout is 600 s).
   it.each([
-    ['fewer prompts', `${answer}\nout.prompts.pop(); process.stdout.write(JSON.stringify(out));`, /prompt 1 answered 0 times/],
-    ['non-integer ids', `${answer}\nout.prompts[0].tokens[1] = 2.5; process.stdout.write(JSON.stringify(out));`, /prompts\.0\.tokens\.1/],
-    ['dies mid-capture', `process.stderr.write('boom\\n'); process.exit(9);`, /failed \(exit 9\): boom; nothing was staged/],
-    ['hangs', `setTimeout(() => {}, 60000);`, /ran past 2 s and was killed; nothing was staged/],
-  ])('%s: exit 2, named, nothing staged', async (name, body, message) => {
-    const r = await capture(oracle(name.replace(/\W/g, '-'), body), ['--oracle-timeout', '2']);
+    ['fewer prompts', `${answer}\nout.prompts.pop(); process.stdout.write(JSON.stringify(out));`, /prompt 1 answered 0 times/, []],
+    ['non-integer ids', `${answer}\nout.prompts[0].tokens[1] = 2.5; process.stdout.write(JSON.stringify(out));`, /prompts\.0\.tokens\.1/, []],
+    ['dies mid-capture', `process.stderr.write('boom\\n'); process.exit(9);`, /failed \(exit 9\): boom; nothing was staged/, []],
+    ['hangs', `setTimeout(() => {}, 60000);`, /ran past 2 s and was killed; nothing was staged/, ['--oracle-timeout', '2']],
+  ])('%s: exit 2, named, nothing staged', async (name, body, message, extra) => {
+    // each case starts with no staged golden, so one case's failure does not turn the next red
+    rmSync(join(dir, '.nh-gate', 'golden-staging'), { recursive: true, force: true });
+    const r = await capture(oracle(name.replace(/\W/g, '-'), body), extra);
     expect(r.exitCode, r.all).toBe(2);
     expect(r.all).toMatch(message);
     expect(existsSync(join(dir, '.nh-gate', 'golden-staging', 'toy'))).toBe(false);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('analyze of a raw llama-server log', () => {

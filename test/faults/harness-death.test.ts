@@ -56,7 +56,7 @@ describe('fault: the harness dies (SIGKILL) mid-leg', () => {
     expect(dead.status).toBe('interrupted');
     expect(dead.legs).toHaveLength(1);
     expect(dead.notes.at(-1)).toBe(`interrupted (harness died): nh-gate pid ${run.pid} on ${dead.harness.host} is gone; 1 finished leg(s) kept`);
-    expect(dead.verdict.reasons[0]).toMatch(/^HARNESS_DIED: /);
+    expect(`${dead.verdict.reasons[0].code}: ${dead.verdict.reasons[0].message}`).toMatch(/^HARNESS_DIED: /);
     expect(next.stdout + next.stderr).toContain(`marked ${deadRun.dir} interrupted (harness died)`);
   });
 

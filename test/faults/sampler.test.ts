@@ -14,7 +14,7 @@ process.env.NH_GATE_NVML_LIBRARY = FAKE_NVML;
 process.env.PATH = pathWithSmi(false);
 const { loadInputs } = await import('../../src/gates/setup.js');
 const { runA3 } = await import('../../src/gates/a3.js');
-const { runAb } = await import('../../src/gates/ab/ab.js');
+const { runAb } = await import('../../src/gates/ab/run.js');
 const { realDeps } = await import('../../src/gates/deps.js');
 
 // A host that claims an H200 (this one has none) whose NVML is the stand-in; the harness is not a compute process.

@@ -73,7 +73,7 @@ describe('busy judge (pure)', () => {
   it('an executor fault (a Slurm job cancelled): NOT MEASURED naming the fault, whatever was sampled', () => {
     const o = observed(lines, undefined, undefined);
     const j = judgeBusy({ command: ['cmd'], observed: o, samples: samples(), silicon: H200, originS: 100, fault: reason('SLURM_CANCELLED', 'job 7 on n1 ended CANCELLED') });
-    expect(j.verdict).toEqual({ word: 'NOT MEASURED', exitClass: 'void', reasons: ['SLURM_CANCELLED: job 7 on n1 ended CANCELLED'] });
+    expect(j.verdict).toEqual({ word: 'NOT MEASURED', exitClass: 'void', reasons: [{ code: 'SLURM_CANCELLED', message: 'job 7 on n1 ended CANCELLED' }] });
     expect(j.quantities.busy).toMatchObject({ status: 'refused' });
   });
 });

@@ -64,7 +64,7 @@ describe('nh-gate CLI', () => {
     expect(result.status).toBe('interrupted');
     expect(result.legs.length).toBeGreaterThanOrEqual(1);
     expect(result.legs.length).toBeLessThan(8);
-    expect(result.verdict.reasons[0]).toMatch(/^PARTIAL: interrupted after \d+ of 8 leg/);
+    expect(`${result.verdict.reasons[0].code}: ${result.verdict.reasons[0].message}`).toMatch(/^PARTIAL: interrupted after \d+ of 8 leg/);
     expect(existsSync(join(dir, 'gpu.lock'))).toBe(false);
   }, 30_000);
 });

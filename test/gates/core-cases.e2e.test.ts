@@ -73,7 +73,7 @@ describe('bad input and plumbing', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.schemaVersion).toBe(1);
     expect(doc.legs).toEqual([]);
-    expect(doc.verdict.reasons[0]).toContain(`MISSING_BINARY: ${join(repo.root, 'no-such-driver')} does not exist`);
+    expect(`${doc.verdict.reasons[0].code}: ${doc.verdict.reasons[0].message}`).toContain(`MISSING_BINARY: ${join(repo.root, 'no-such-driver')} does not exist`);
     noStack(r.stderr);
   });
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { repoRoot } from '../helpers/engine.js';
 import { loadInputs } from '../../src/gates/setup.js';
-import { runCrossCommit } from '../../src/gates/ab/crossCommit.js';
+import { runAb } from '../../src/gates/ab/run.js';
+import { formatReason } from '../../src/verdict/reasons.js';
 import { realDeps } from '../../src/gates/deps.js';
 import { NhGateError } from '../../src/errors.js';
 
@@ -37,24 +38,27 @@ describe('ab --base REV --head REV (cross-commit, two worktrees, two builds)', (
     const results = join(repo.dir, '.nh-gate');
     process.env.NH_GATE_LOCK = join(repo.dir, 'gpu.lock');
     const inputs = loadInputs({ command: 'ab', recipe: join(repo.dir, 'recipes', 'nh-ref.json'), flagOptional: true }, repo.dir);
-    const out = await runCrossCommit({ argv: [], inputs, base: repo.base, head: repo.head, repeats: 2, seed: 1, mode: 'decode', jobs: 2, resultsBase: results }, await realDeps());
+    const out = await runAb({ argv: [], inputs, base: repo.base, head: repo.head, repeats: 2, seed: 1, mode: 'decode', jobs: 2, resultsBase: results }, await realDeps());
     const r = out.result;
     expect(r.legs.map((l) => l.arm).join('')).toBe('ABBA');
     expect(r.legs.every((l) => l.verdict === 'STRICT PASS')).toBe(true);
-    expect(r.verdict.reasons[0]).toBe(`two binaries: base ${repo.base} = ${repo.base}, head ${repo.head} = ${repo.head}`);
-    const c = r.comparison as { twoBinaries: boolean; base: { commit: string; tree: string }; head: { commit: string; tree: string } };
-    expect(c.twoBinaries).toBe(true);
+    expect(formatReason(r.verdict.reasons[0]!)).toBe(`TWO_BINARIES: two binaries: base ${repo.base} = ${repo.base}, head ${repo.head} = ${repo.head}`);
+    const c = r.comparison?.kind === 'ab' ? r.comparison.binaries : null;
+    if (c?.kind !== 'two') throw new Error('two binaries');
     expect([c.base.commit, c.head.commit]).toEqual([repo.base, repo.head]);
     expect(c.base.tree).not.toBe(c.head.tree);
+    // the same tree under two commits builds byte-identical binaries, and the result says so
+    expect(c.identical).toBe(true);
+    expect(r.notes.join('\n')).toMatch(/the two commits built byte-identical binaries/);
     // each arm ran the binary built in its own tree
     expect(r.legs.filter((l) => l.arm === 'A').every((l) => l.logFile)).toBe(true);
     expect(r.verdict.word).toBe('MEASURED');
     expect(r.quantities.ratio!.status).toBe('measured');
     const saved = JSON.parse(readFileSync(join(r.runDir, 'result.json'), 'utf8'));
-    expect(saved.comparison.base.commit).toBe(repo.base);
+    expect(saved.comparison.binaries.base.commit).toBe(repo.base);
 
     // --base equal to --head (here: two names of one commit) is a usage error
-    const same = await runCrossCommit({ argv: [], inputs, base: repo.base, head: `${repo.base}^{commit}`, repeats: 2, seed: 1, mode: 'decode', jobs: 2, resultsBase: results }, await realDeps()).catch((e: unknown) => e);
+    const same = await runAb({ argv: [], inputs, base: repo.base, head: `${repo.base}^{commit}`, repeats: 2, seed: 1, mode: 'decode', jobs: 2, resultsBase: results }, await realDeps()).catch((e: unknown) => e);
     expect(same).toBeInstanceOf(NhGateError);
     expect((same as NhGateError).exitClass).toBe('usage');
     expect((same as NhGateError).message).toMatch(/are the same commit/);

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { ensureEngineBuilt, repoRoot } from '../helpers/engine.js';
 import { loadInputs } from '../../src/gates/setup.js';
 import { runA3 } from '../../src/gates/a3.js';
-import { runAb } from '../../src/gates/ab/ab.js';
+import { runAb } from '../../src/gates/ab/run.js';
+import { formatReason } from '../../src/verdict/reasons.js';
 import { realDeps } from '../../src/gates/deps.js';
 import { NhGateError } from '../../src/errors.js';
 
@@ -48,7 +49,7 @@ describe('the live gates on the reference engine (cpu)', () => {
     const inputs = loadInputs({ command: 'a3' });
     const out = await runA3({ argv: [], inputs, arch: '121a', mode: 'decode', jobs: 2, resultsBase: isolate() }, await realDeps());
     expect(out.exitClass).toBe('void');
-    expect(out.result.verdict.reasons[0]).toMatch(/^NO_SUCH_SILICON: --arch 121a claims compute capability 12\.1/);
+    expect(formatReason(out.result.verdict.reasons[0]!)).toMatch(/^NO_SUCH_SILICON: --arch 121a claims compute capability 12\.1/);
     expect(out.result.legs).toHaveLength(0);
     expect(out.result.build).toBeNull();
   });
@@ -61,8 +62,9 @@ describe('the live gates on the reference engine (cpu)', () => {
     expect(out.result.gate?.sha256).toMatch(/^[0-9a-f]{64}$/);
     const shas = new Set(out.result.legs.map((l) => l.binarySha256));
     expect(shas.size).toBe(1);
-    const cmp = out.result.comparison as { ci: { lo: number; hi: number }; counterDiff: Array<{ field: string }> };
-    expect(cmp.ci.hi).toBeLessThan(0.5);
+    const cmp = out.result.comparison;
+    if (cmp?.kind !== 'ab') throw new Error('an A/B comparison');
+    expect(cmp.metrics[0]!.interval!.hi).toBeLessThan(0.5);
     expect(cmp.counterDiff.map((d) => d.field)).toContain('chunk_scan_calls');
     expect(out.result.legs.map((l) => l.arm).join('')).toBe('ABBA');
   });

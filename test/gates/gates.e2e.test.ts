@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadInputs } from '../../src/gates/setup.js';
 import { runA3 } from '../../src/gates/a3.js';
-import { runAb } from '../../src/gates/ab/ab.js';
+import { runAb } from '../../src/gates/ab/run.js';
 import { runBusy } from '../../src/gates/busy/busy.js';
 import { realDeps } from '../../src/gates/deps.js';
 import { pidAlive } from '../../src/exec/lock.js';

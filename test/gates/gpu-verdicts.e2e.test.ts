@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadInputs } from '../../src/gates/setup.js';
-import { runAb } from '../../src/gates/ab/ab.js';
+import { runAb } from '../../src/gates/ab/run.js';
 import { realDeps } from '../../src/gates/deps.js';
 import { fakeRepo } from './fake.js';
 import { ensureAddonBuilt, FAKE_NVML, pathWithSmi } from '../sampler/helpers.js';
@@ -91,13 +91,15 @@ describe('an ab gate with criteria, end to end over stand-in legs', () => {
     expect(out.result.quantities.busyFractionPoints).toMatchObject({ status: 'measured', value: 0, unit: 'points' });
     expect(out.result.quantities.perOutputTokenRatio).toMatchObject({ status: 'measured', unit: 'x' });
     const text = runLines(out.result).join('\n');
-    expect(text).toMatch(/busyFraction points B − A \(flag on − off\) 0 points/);
-    expect(text).toMatch(/criterion busyFractionPoints: 95% interval \[0\.00, 0\.00\] lies entirely outside the criterion B − A ≥ 10\.00 points .*: the effect is smaller than pre-registered/);
-    expect(text).toMatch(/2 criteria, combined by 'all' \(all must hold\): 0 SUPPORTED, 2 REFUTED, 0 UNRESOLVED/);
-    // Notes are rebuilt after every leg: each criterion line appears once, not once per leg.
-    expect(out.result.notes.filter((n) => n.startsWith('criterion busyFractionPoints'))).toHaveLength(1);
-    const saved = (out.result.comparison as { criteria: { combine: string; results: Array<{ word: string; refutedAs: string }> } }).criteria;
-    expect(saved.combine).toBe('all');
+    expect(text).toMatch(/busyFraction points B − A 0 points/);
+    expect(text).toMatch(/CRITERION: busyFractionPoints: 95% interval \[0\.00, 0\.00\] lies entirely outside the criterion B − A ≥ 10\.00 points: the effect is smaller than pre-registered/);
+    expect(out.result.verdict.claim).toMatch(/^2 criteria combined by 'all': superiority of busyFraction B − A ≥ 10\.00 points; superiority of perOutputToken B\/A ≤ 0\.5000$/);
+    // The verdict is the judge's value of the last call: each criterion's line once, not once per leg.
+    expect(out.result.verdict.reasons.filter((r) => r.code === 'CRITERION')).toHaveLength(2);
+    const c = out.result.comparison;
+    if (c?.kind !== 'ab') throw new Error('an A/B comparison');
+    expect(c.claim.combine).toBe('all');
+    const saved = { results: c.metrics };
     // busy is exactly 0 points apart (smaller); the null flag's per-token ratio is noise around 1, so which
     // side of 1 its whole interval lands on is the machine's (either sentence is honest; unit tests pin both).
     expect(saved.results[0]!.refutedAs).toBe('smaller');

@@ -139,7 +139,7 @@ describe("the engine's own output: a short row's suffix, exit 1 before the load,
     expect(r.exitCode, r.stderr).toBe(3);
     expect(r.stdout).toContain('void: LOAD_FAILED: the engine exited 1 before its load-complete line and compared nothing: a load failure, not a DIVERGENCE');
     expect(r.stdout).toContain('[nemotron-h] engine load FAILED: no model at');
-    expect(r.stdout).toMatch(/^VOID — leg 1 \(a3 decode\): VOID — LOAD_FAILED: /m);
+    expect(r.stdout).toMatch(/^VOID — LEG_NOT_PASSED: leg 1 \(a3 decode\): VOID — LOAD_FAILED: /m);
     expect(r.stdout).not.toContain('[object Object]');
     expect(r.stdout).not.toMatch(/said DIVERGENCE/);
   }, 120_000);

@@ -28,7 +28,7 @@ function run(legs: LegRecord[]): RunResult {
     schemaVersion: RESULT_SCHEMA_VERSION, tool: { name: 'nh-gate', version: '0.1.0' }, command: 'a3', argv: [], runDir: '/tmp/x',
     startedAt: '2026-12-01T00:00:00.000Z', finishedAt: '2026-12-01T00:01:00.000Z', status: 'complete', recipe: { name: 'r', path: null },
     golden: null, gate: null, arch: 'cpu', silicon: null, build: null, plan: null, legs, quantities: {}, comparison: null,
-    verdict: { word: 'VOID', exitClass: 'void', reasons: legs.flatMap((l) => l.voidReasons.map(formatReason)) }, notes: [],
+    verdict: { word: 'VOID', exitClass: 'void', reasons: legs.flatMap((l) => l.voidReasons) }, notes: [],
   };
 }
 

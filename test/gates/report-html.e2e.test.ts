@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chromium, type Page } from 'playwright-core';
 import { loadInputs } from '../../src/gates/setup.js';
-import { runAb } from '../../src/gates/ab/ab.js';
+import { runAb } from '../../src/gates/ab/run.js';
 import { needsTitle } from '../helpers/needs.js';
 import { depsWithFakeGpu, fakeRepo } from './fake.js';
 import { VERDICT_COLOURS } from '../../src/report/html.js';

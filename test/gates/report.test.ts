@@ -21,7 +21,7 @@ function result(over: Partial<RunResult> = {}): RunResult {
     golden: null, gate: { name: 'g', path: 'g.json', sha256: 'a'.repeat(64), hypothesis: null }, arch: '90', silicon: H200, build: null, plan: null,
     legs: [leg(0, 'A', 0.002), leg(1, 'B', 0.001, { verdict: 'DIVERGENCE' }), { ...leg(2, 'B', null, { verdict: 'VOID' }), voidReasons: [{ code: 'TIMEOUT', message: 'killed <&>' }] }],
     quantities: { ratio: refused('ratio', 'NO_SAMPLES', 'none') }, comparison: null,
-    verdict: { word: 'DIVERGENCE', exitClass: 'failed', reasons: ['leg 2 diverged'] }, notes: ['no hypothesis was registered'],
+    verdict: { word: 'DIVERGENCE', exitClass: 'failed', reasons: [{ code: 'LEG_NOT_PASSED', message: 'leg 2 diverged' }] }, notes: ['no hypothesis was registered'],
     ...over,
   };
 }
@@ -43,9 +43,9 @@ describe('report serializers', () => {
   });
 
   it('result.json renders quantities in their SPEC shape and survives non-finite numbers', () => {
-    const j = JSON.parse(resultJson(result({ notes: [] , comparison: { x: Number.NaN } })));
+    const j = JSON.parse(resultJson(result({ notes: [], quantities: { ...result().quantities, nan: { status: 'measured', name: 'n', value: Number.NaN, unit: 'x', terms: {} } } })));
     expect(j.quantities.ratio).toEqual({ status: 'refused', name: 'ratio', reason: 'NO_SAMPLES', message: 'none' });
-    expect(j.comparison.x).toBeNull();
+    expect(j.quantities.nan.value).toBeNull();
   });
 });
 

@@ -5,11 +5,14 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { ensureEngineBuilt, repoRoot } from '../helpers/engine.js';
 import { loadInputs } from '../../src/gates/setup.js';
-import { runAbSequential } from '../../src/gates/ab/abSequential.js';
+import { runAb } from '../../src/gates/ab/run.js';
 import { realDeps } from '../../src/gates/deps.js';
 import { NhGateError } from '../../src/errors.js';
 import { siliconKey } from '../../src/silicon/types.js';
-import { FALSE_ALARM_FIGURE } from '../../src/gates/ab/calibration.js';
+import { FALSE_ALARM_FIGURE } from '../../src/gates/ab/judge/aa.js';
+import type { AbComparison } from '../../src/results/comparison.js';
+
+const ab = (c: unknown): AbComparison => c as AbComparison;
 
 function isolate(): string {
   const dir = mkdtempSync(join(tmpdir(), 'nh-seq-'));
@@ -27,29 +30,29 @@ describe('ab --sequential on the reference engine', () => {
 
   it('decode-step gate: SUPPORTED in fewer than 6 legs, the error rates stated in result.json', async () => {
     const inputs = loadInputs({ command: 'ab', gate: gate('decode-step-ab.json') });
-    const out = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: isolate(), aa: false }, await realDeps());
+    const out = await runAb({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: isolate(), stop: 'sequential' }, await realDeps());
     expect(out.result.verdict.word).toBe('SUPPORTED');
     expect(out.exitClass).toBe('passed');
     // Decided on the first block that has a log ratio. A block is skipped, by name, only when one of its
     // legs has no per-token figure (seen under heavy load: every line of a 30 ms decode arrived in one read,
     // so the harness window was 0 s and refused NON_POSITIVE_WINDOW); with none skipped: fewer than 6 legs.
-    const seqRec = (out.result.comparison as { sequential: { blocks: Array<{ skipped: string | null }>; noise: { usableBlocks: number } } }).sequential;
+    const seqRec = ab(out.result.comparison).metrics[0]!.sequential!;
     const skipped = seqRec.blocks.filter((b) => b.skipped !== null);
-    expect(seqRec.noise.usableBlocks).toBe(1);
+    expect(seqRec.blocks.filter((b) => b.x !== null)).toHaveLength(1);
     expect(out.result.legs.length).toBe(4 * (1 + skipped.length));
     if (skipped.length === 0) expect(out.result.legs.length).toBeLessThan(6);
     else for (const b of skipped) expect(b.skipped).toMatch(/^leg \d+ (is|has no measured perOutputToken)/);
     const saved = JSON.parse(readFileSync(join(out.result.runDir, 'result.json'), 'utf8'));
-    expect(saved.comparison.sequential.errorRates).toMatchObject({ wrongSupportedMax: 0.05, wrongRefutedMax: 0.05 });
-    expect(saved.comparison.sequential.decision).toMatchObject({ word: 'SUPPORTED', legsUsed: out.result.legs.length });
+    expect(saved.comparison.errorRates).toMatchObject({ wrongSupportedMax: 0.05, wrongRefutedMax: 0.05 });
+    expect(saved.comparison).toMatchObject({ form: 'sequential', legsUsed: out.result.legs.length, metrics: [{ word: 'SUPPORTED' }] });
     expect(saved.quantities.sequentialRatio.status).toBe('measured');
-    expect(saved.comparison.sequential.method).toMatch(/normal-mixture confidence sequence/);
+    expect(saved.comparison.method.text).toMatch(/normal-mixture confidence sequence/);
     expect(readFileSync(join(out.result.runDir, 'sequential.svg'), 'utf8')).toMatch(/^<svg/);
   });
 
   it('null gate: never SUPPORTED over its whole budget, and it says the arms did not differ', async () => {
     const inputs = loadInputs({ command: 'ab', gate: gate('null-ab.json') });
-    const out = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: isolate(), aa: false }, await realDeps());
+    const out = await runAb({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: isolate(), stop: 'sequential' }, await realDeps());
     expect(out.result.verdict.word).not.toBe('SUPPORTED');
     expect(['REFUTED', 'UNRESOLVED']).toContain(out.result.verdict.word);
     expect(out.result.notes.join('\n')).toMatch(/the arms did NOT differ/);
@@ -63,13 +66,13 @@ describe('ab --sequential on the reference engine', () => {
     writeFileSync(gp, JSON.stringify(g));
     const deps = await realDeps();
     const inputs = loadInputs({ command: 'ab', gate: gp });
-    const err = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: false }, deps).catch((e: unknown) => e);
+    const err = await runAb({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, stop: 'sequential' }, deps).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NhGateError);
     expect((err as NhGateError).code).toBe('NO_CALIBRATION');
     expect((err as NhGateError).exitClass).toBe('void');
     expect((err as NhGateError).message).toMatch(/requires an A\/A calibration on silicon cpu:.* younger than 7 days .* none was found/);
 
-    const aa = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: true }, deps);
+    const aa = await runAb({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, stop: 'aa' }, deps);
     expect(aa.result.legs).toHaveLength(24);
     expect(aa.result.legs.every((l) => l.flagEnv.NH_REF_MAMBA_DECODE_STEP === '1')).toBe(true);
     const key = siliconKey(aa.result.silicon!);
@@ -79,7 +82,7 @@ describe('ab --sequential on the reference engine', () => {
 
     // a passing calibration of this silicon (written as the ledger would hold it) lets the gate run
     appendFileSync(join(base, 'ledger.jsonl'), JSON.stringify({ ...ledger.at(-1), verdict: 'MEASURED', at: new Date().toISOString() }) + '\n');
-    const ok = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: false, budgetLegs: 4 }, deps);
+    const ok = await runAb({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, stop: 'sequential', budgetLegs: 4 }, deps);
     expect(ok.result.notes.join('\n')).toMatch(/calibration: A\/A on cpu:/);
   });
 
@@ -91,19 +94,17 @@ describe('ab --sequential on the reference engine', () => {
     const gp = join(base, 'warm.json');
     writeFileSync(gp, JSON.stringify(g));
     const inputs = loadInputs({ command: 'ab', gate: gp });
-    const { runAb } = await import('../../src/gates/ab/ab.js');
     const fixed = await runAb({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base }, await realDeps());
     expect(fixed.result.legs).toHaveLength(6);
     expect(fixed.result.legs.slice(0, 2).map((l) => l.label)).toEqual(['warm-up 1 (A, discarded)', 'warm-up 2 (B, discarded)']);
     // the interval counts judged legs only: the 4 after the warm-up that have a per-token figure
     const measuredJudged = (arm: 'A' | 'B') => fixed.result.legs.filter((l) => l.index >= 2 && l.arm === arm && l.quantities.perOutputToken?.status === 'measured').length;
-    const ci = (fixed.result.comparison as { ci: { nTreatment: number; nControl: number } | null }).ci;
-    if (ci) expect([ci.nTreatment, ci.nControl]).toEqual([measuredJudged('B'), measuredJudged('A')]);
+    expect(ab(fixed.result.comparison).metrics[0]!.n).toEqual({ subject: measuredJudged('B'), reference: measuredJudged('A') });
     expect(measuredJudged('A') + measuredJudged('B')).toBeLessThanOrEqual(4);
     expect(fixed.result.notes.join('\n')).toMatch(/warm-up: the first 2 leg\(s\) ran and were discarded/);
-    const seq = await runAbSequential({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, aa: false }, await realDeps());
+    const seq = await runAb({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: base, stop: 'sequential' }, await realDeps());
     expect(seq.result.verdict.word).toBe('SUPPORTED');
-    const s = (seq.result.comparison as { sequential: { blocks: Array<{ legs: number[]; skipped: string | null }> } }).sequential;
+    const s = ab(seq.result.comparison).metrics[0]!.sequential!;
     // the first block starts after the warm-up; a block skipped for a refused leg window costs 4 more legs
     expect(s.blocks[0]!.legs).toEqual([3, 4, 5, 6]);
     expect(seq.result.legs).toHaveLength(2 + 4 * s.blocks.length);

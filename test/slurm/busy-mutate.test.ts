@@ -96,9 +96,9 @@ describe.skipIf(CLUSTER_DOWN !== null)(`busy and mutate through the local Slurm 
     expect(r.exitCode, r.stderr).toBe(3);
     const doc = JSON.parse(r.stdout) as RunResult;
     // The allocation was cancelled under its step: Slurm names the job or the step it ended first.
-    expect(doc.verdict.reasons[0]).toMatch(new RegExp(`^SLURM_CANCELLED: (job ${jobId} on n[12] ended CANCELLED|step ${jobId}\\.\\d+ on n[12] was cancelled)`));
+    expect(`${doc.verdict.reasons[0]!.code}: ${doc.verdict.reasons[0]!.message}`).toMatch(new RegExp(`^SLURM_CANCELLED: (job ${jobId} on n[12] ended CANCELLED|step ${jobId}\\.\\d+ on n[12] was cancelled)`));
     expect(doc.slurm?.jobId).toBe(jobId);
-    expect(doc.verdict.reasons[0]).toMatch(/; run it again$/);
+    expect(doc.verdict.reasons[0]!.message).toMatch(/; run it again$/);
     expect(doc.quantities.busy).toMatchObject({ status: 'refused' });
   });
 

@@ -1,7 +1,7 @@
 // Legs through a real Slurm: the local cluster of scripts/slurm/local-cluster.sh (slurmctld + two slurmd,
 // n1 = "Fake H200" cc 9.0, n2 = "Fake GB10" cc 12.1 through the stand-in NVML). Skipped, and counted as
 // skipped, when that cluster is not running. One file, run in order: some cases drain or down a node.
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { expectLegLogsAgree } from '../helpers/legLogs.js';
 import { acquireLock } from '../../src/exec/lock.js';
 import { execa } from 'execa';
 import { formatReason } from '../../src/verdict/reasons.js';
-import { CLUSTER_DOWN, lockCluster, nhGate, resumeNodes, slurm, slurmConfig } from './helpers.js';
+import { CLUSTER_DOWN, lockCluster, nhGate, resumeNodes, slurm, slurmConfig, slurmEnv } from './helpers.js';
 
 const runsIn = (dir: string): string[] => (existsSync(join(dir, 'runs')) ? readdirSync(join(dir, 'runs')).map((d) => join(dir, 'runs', d)) : []);
 const resultOf = (runDir: string): RunResult => JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as RunResult;
@@ -106,6 +106,44 @@ describe.skipIf(CLUSTER_DOWN !== null)(`legs through the local Slurm cluster${CL
     const text = await nhGate(['ab', '--recipe', repo.recipePath, '--flag', 'FLAG', '--repeats', '1', '--executor', 'slurm', '--slurm-config', cfg], dir);
     expect(text.stdout).toMatch(/ratio B\/A WITHHELD \(CROSS_SILICON\): leg 1 \(arm A on n1\) was taken on gpu:Fake H200\|cc9\.0 and leg 2 \(arm B on n2\) on gpu:Fake GB10\|cc12\.1/);
   });
+
+  it('every A/B form goes through the executor: --sequential, --aa and --base/--head legs each carry their Slurm job', async () => {
+    const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '0.2' });
+    const gate = join(repo.root, 'seq.json');
+    writeFileSync(gate, JSON.stringify({
+      schemaVersion: 1, kind: 'ab', name: 'seq', recipe: 'fake', flag: 'FLAG',
+      criteria: { statement: 's', combine: 'all', metrics: [{ metric: 'perOutputToken', form: 'ratio', claim: 'non-inferiority', worse: 'higher', atMostPct: 50 }] },
+      sequential: { sigmaLogRatio: 0.3, maxLegs: 4 },
+    }));
+    const git = (...a: string[]) => execa('git', ['-C', repo.root, '-c', 'user.name=t', '-c', 'user.email=t@t', ...a]);
+    writeFileSync(join(repo.root, '.gitignore'), '.nh-gate/\n');
+    await git('init', '-q');
+    await git('add', '-A');
+    await git('commit', '-qm', 'base');
+    writeFileSync(join(repo.root, 'driver.sh'), readFileSync(join(repo.root, 'driver.sh'), 'utf8') + '# head\n', { mode: 0o755 });
+    await git('commit', '-qam', 'head');
+    const cfg = slurmConfig({ jobPer: 'leg' });
+    for (const [form, args] of [
+      ['sequential', ['--gate', gate, '--sequential']],
+      ['aa', ['--gate', gate, '--aa']],
+      ['cross-commit', ['--recipe', repo.recipePath, '--base', 'HEAD~1', '--head', 'HEAD', '--repeats', '1']],
+    ] as const) {
+      const dir = mkdtempSync(join(tmpdir(), `nh-sl-${form}-`));
+      const r = await execa(process.execPath, [join(repoRoot, 'bin', 'nh-gate.js'), 'ab', ...args, '--executor', 'slurm', '--slurm-config', cfg, '--json', '--results-dir', dir], {
+        reject: false, cwd: repo.root, env: { ...slurmEnv, NH_GATE_LOCK: join(dir, 'gpu.lock') },
+      });
+      expect([0, 1, 3], `${form}: ${r.stderr}`).toContain(r.exitCode);
+      const doc = JSON.parse(r.stdout) as RunResult;
+      expect(doc.comparison?.kind === 'ab' && doc.comparison.form, form).toBe(form);
+      expect(doc.legs.length, form).toBeGreaterThan(0);
+      for (const l of doc.legs) {
+        expect(l.slurm?.jobId, `${form} leg ${l.index + 1}`).toMatch(/^\d+$/);
+        expect(l.slurm).toMatchObject({ state: 'COMPLETED' });
+        expect(slurm('scontrol', ['show', 'job', '-o', l.slurm!.jobId!])).toContain(`JobName=nh-gate-leg-0${l.index + 1}-${l.arm}`);
+      }
+      if (form === 'cross-commit') expect(doc.verdict.reasons[0]!.code).toBe('TWO_BINARIES');
+    }
+  }, 900_000);
 
   it('a leg cancelled with scancel mid-run (its step) is that leg\'s named VOID; the rest of the series stands in the same allocation; --resume runs only that leg', async () => {
     const repo = fakeRepo({ FAKE_MODE: 'ok', FAKE_DECODE_S: '2' });

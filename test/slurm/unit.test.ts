@@ -10,8 +10,9 @@ import { SlurmConfigSchema, loadSlurmConfig } from '../../src/slurm/config.js';
 import { batchScript, parseJobId, sbatchArgv, shellWord, srunArgv, timeLimitMinutes, type SbatchLeg } from '../../src/slurm/sbatch.js';
 import { faultOf, HOLDER_LOCKED_EXIT, neverStarted, parseSacct, parseSacctStep, parseScontrol, parseSqueue, RUNNER_RUN_DIR_EXIT, stepFault, stepIdOf } from '../../src/slurm/state.js';
 import { legBlock } from '../../src/gates/ab/blocks.js';
-import { compareArms } from '../../src/gates/ab/compare.js';
-import { legStands } from '../../src/gates/resume.js';
+import { judgeFixed } from '../../src/gates/ab/judge/fixed.js';
+import { bindClaim } from '../../src/gates/ab/claim.js';
+import { legStands } from '../../src/gates/series/resume.js';
 import { parseExecutor } from '../../src/cli/executor.js';
 import { ledgerEntries } from '../../src/results/ledger.js';
 import { sbatchFailureKind } from '../../src/slurm/client.js';
@@ -141,22 +142,23 @@ describe('Slurm config', () => {
 describe('silicon kept apart', () => {
   const gpu = (name: string, cc: string): Silicon => ({ kind: 'gpu', gpuName: name, uuid: null, computeCapability: cc, smArch: null, archTarget: null, driverVersion: null, cudaDriverVersion: null, maxSmClockMHz: null, cpuModel: 'c', source: 'nvml' });
   const on = (l: ReturnType<typeof leg>, s: Silicon, node: string) => ({ ...l, slurm: { jobId: '1', node, state: 'COMPLETED', reason: null, exitCode: '0:0', source: 'scontrol' as const }, quantities: { perOutputToken: measured('per output token', 'perOutputToken', (l.quantities.perOutputToken as { value: number }).value, 's', {}, { silicon: s }) } });
-  const arms = { A: 'off' as const, B: 'on' as const };
+  // The report-only figure (per-token B/A) of the one judge over these legs.
+  const claim = bindClaim(null, 'B', { A: 'F=off', B: 'F=on' });
+  const report = (legs: RunResult['legs']) => judgeFixed(claim.criteria[0]!, legs, 1, claim).estimate;
   const h200 = gpu('Fake H200', '9.0');
   const gb10 = gpu('Fake GB10', '12.1');
 
   it('arms on different silicon: the ratio is withheld CROSS_SILICON, naming legs and nodes; same silicon compares', () => {
     const legs = [on(leg(0, 'A', 2), h200, 'n1'), on(leg(1, 'B', 1), gb10, 'n2'), on(leg(2, 'B', 1.1), gb10, 'n2'), on(leg(3, 'A', 2.1), h200, 'n1')];
-    const c = compareArms({ legs, metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: 1 });
+    const c = { ratio: report(legs) };
     expect(c.ratio).toMatchObject({ status: 'withheld', reason: 'CROSS_SILICON' });
     if (c.ratio.status === 'withheld') expect(c.ratio.message).toMatch(/leg 1 \(arm A on n1\) was taken on gpu:Fake H200\|cc9\.0 and leg 2 \(arm B on n2\) on gpu:Fake GB10\|cc12\.1/);
-    const same = compareArms({ legs: legs.map((l) => on(l, h200, 'n1')), metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: 1 });
-    expect(same.ratio.status).toBe('measured');
+    expect(report(legs.map((l) => on(l, h200, 'n1'))).status).toBe('measured');
   });
 
   it('one arm spread over two kinds of silicon is withheld too', () => {
     const legs = [on(leg(0, 'A', 2), h200, 'n1'), on(leg(1, 'B', 1), h200, 'n1'), on(leg(2, 'B', 1.1), gb10, 'n2'), on(leg(3, 'A', 2.1), h200, 'n1')];
-    expect(compareArms({ legs, metric: 'perOutputToken', armFlagValues: arms, hypothesis: null, seed: 1 }).ratio).toMatchObject({ status: 'withheld', reason: 'CROSS_SILICON' });
+    expect(report(legs)).toMatchObject({ status: 'withheld', reason: 'CROSS_SILICON' });
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { confidenceSequence, decideSequential, mixtureEValue, mixtureHalfWidth, statedErrorRates, type MixtureParams } from '../../src/stats/sequential.js';
+import { confidenceSequence, mixtureEValue, mixtureHalfWidth, type MixtureParams } from '../../src/stats/sequential.js';
+import { sequenceDecisions } from '../../src/gates/ab/judge/sequential.js';
 import { seededRandom } from '../../src/stats/bootstrap.js';
 import { normalQuantile, normalSampler } from '../../src/stats/normal.js';
 import { flagOutliers, mad } from '../../src/stats/outliers.js';
@@ -34,27 +35,27 @@ describe('normal-mixture confidence sequence', () => {
     }
   });
 
-  it('decides SUPPORTED, REFUTED or UNRESOLVED against the criterion, at the first block that decides', () => {
-    const crit = { bound: Math.log(0.5), better: 'below' as const };
+  it('decides SUPPORTED, REFUTED or UNRESOLVED against the claim\'s region, at the first block that decides (the judge\'s one rule)', () => {
+    // "at least 50% less time per token": the region ratio ≤ 0.5 (observations are log ratios)
+    type Crit = Parameters<typeof sequenceDecisions>[0];
+    const crit: Crit = { scale: 'ratio', test: 'superiority', direction: 'lower', noEffect: 1, region: { lo: null, hi: 0.5 } };
     const p = { alpha: 0.05, sigma: 0.5, tau: 2 };
-    // the decode-step arm: log ratio about -2.6, 2 log-units beyond the bound → one block decides
-    expect(decideSequential([-2.6, -2.5], crit, p)).toMatchObject({ word: 'SUPPORTED', n: 1, decidedAt: 1 });
+    const first = (xs: number[], c: Crit = crit, q = p) => {
+      const d = sequenceDecisions(c, xs, q);
+      const at = d.findIndex((x) => x.decision.word !== 'UNRESOLVED');
+      return { word: d.at(-1)?.decision.word ?? 'UNRESOLVED', decidedAt: at < 0 ? null : at + 1 };
+    };
+    // the decode-step arm: log ratio about -2.6, 2 log-units beyond the bound → one block decides, and stays decided
+    expect(first([-2.6, -2.5])).toEqual({ word: 'SUPPORTED', decidedAt: 1 });
     // no effect, tight noise: the interval leaves the bound on the "too small" side
-    const tight = { alpha: 0.05, sigma: 0.05, tau: 0.7 };
-    expect(decideSequential([0, 0.01, -0.01, 0], crit, tight).word).toBe('REFUTED');
+    expect(first([0, 0.01, -0.01, 0], crit, { alpha: 0.05, sigma: 0.05, tau: 0.7 }).word).toBe('REFUTED');
     // straddling
-    const u = decideSequential([-0.7, -0.6], crit, p);
-    expect(u.word).toBe('UNRESOLVED');
-    expect(u.decidedAt).toBeNull();
-    expect(decideSequential([], crit, p)).toMatchObject({ word: 'UNRESOLVED', interval: null });
+    expect(first([-0.7, -0.6])).toEqual({ word: 'UNRESOLVED', decidedAt: null });
+    expect(first([])).toEqual({ word: 'UNRESOLVED', decidedAt: null });
+    // a skipped block (null) neither decides nor undoes a decision
+    expect(sequenceDecisions(crit, [null, -2.6, null], p).map((x) => x.decision.word)).toEqual(['UNRESOLVED', 'SUPPORTED', 'SUPPORTED']);
     // "above" criteria (busier) mirror it
-    expect(decideSequential([2.6], { bound: Math.log(1.5), better: 'above' }, p).word).toBe('SUPPORTED');
-  });
-
-  it('states its error rates and what they assume', () => {
-    const e = statedErrorRates({ alpha: 0.05, sigma: 0.5, tau: 2 });
-    expect(e).toMatchObject({ wrongSupportedMax: 0.05, wrongRefutedMax: 0.05, eitherMax: 0.05 });
-    expect(e.assumes).toMatch(/0\.5-sub-Gaussian/);
+    expect(first([Math.log(1.5) + 2.6], { ...crit, direction: 'higher', region: { lo: 1.5, hi: null } }).word).toBe('SUPPORTED');
   });
 });
 
@@ -66,7 +67,7 @@ describe('peeking does not inflate type-I error (seeded simulation)', () => {
   const blocks = 40;
   const sigma = 0.1;
   const bound = Math.log(0.97);
-  const crit = { bound, better: 'below' as const };
+  const crit = { scale: 'ratio' as const, test: 'superiority' as const, direction: 'lower' as const, noEffect: 1, region: { lo: null, hi: 0.97 } };
   const p = { alpha: 0.05, sigma, tau: 0.05 };
 
   function simulate(decide: (xs: number[]) => boolean): number {
@@ -83,7 +84,7 @@ describe('peeking does not inflate type-I error (seeded simulation)', () => {
   }
 
   it('the mixture CS: wrong SUPPORTED at or under α over 40 looks', () => {
-    const rate = simulate((xs) => decideSequential(xs, crit, p).word === 'SUPPORTED');
+    const rate = simulate((xs) => sequenceDecisions(crit, xs, p).at(-1)!.decision.word === 'SUPPORTED');
     // α/2 is the one-sided share of a two-sided 5%; allow 3 standard errors of a 2000-run estimate above α
     expect(rate).toBeLessThanOrEqual(0.05 + 3 * Math.sqrt(0.05 * 0.95 / runs));
   });

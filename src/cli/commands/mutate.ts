@@ -49,70 +49,24 @@ export function register(program: Command): void {
     .action((opts: MutateCliOptions) => runAction(() => mutateCommand(opts)));
 }
 
-// The command body: normalize options, lazily import the pipeline, print, return the exit class.
+// The command body: normalize options, run the mutate gate, print what it returns.
 export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> {
   const executor = parseExecutor(opts, 'mutate', true);
-  const jobs = Number(opts.jobs);
-  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new NhGateError('USAGE', `--jobs ${opts.jobs}: not a whole number from 1 to 64`, 'pass e.g. --jobs 2');
-  const [{ createRunDir, appendLine }, { ledgerPath }, { writeAtomic }, { renderMutateSummary, mutateLedgerEntry }] = await Promise.all([
-    import('../../results/write.js'), import('../../results/ledger.js'), import('../../io/atomic.js'), import('../../mutate/report/summary.js'),
+  const [{ runMutateGate, mutateJobs }, { resultDoc }, { renderTable }, path, inDiffReport] = await Promise.all([
+    import('../../gates/mutate.js'), import('../../mutate/report/write.js'), import('../../mutate/report/table.js'), import('node:path'), import('../../mutate/report/in-diff.js'),
   ]);
+  const jobs = mutateJobs(opts.jobs);
   if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'github') throw new NhGateError('USAGE', `--format ${opts.format}: not text or github`, 'pass --format github in a GitHub Actions step, or leave it out');
-  const [{ loadMutationTable, checkTableAgainstRecipe }, { loadRecipe }, { buildVars }, { runMutate }, { changedFilesSince }, { writeReports, resultDoc }, { renderTable }, { onInterrupt }, path, { prepareInDiff }, { parseShard }, inDiffReport] = await Promise.all([
-    import('../../config/mutations.js'), import('../../config/load.js'), import('../../build/build.js'), import('../../mutate/run.js'),
-    import('../../mutate/diff.js'), import('../../mutate/report/write.js'), import('../../mutate/report/table.js'), import('../../exec/interrupt.js'), import('node:path'),
-    import('../../mutate/generate/prepare.js'), import('../../mutate/shard.js'), import('../../mutate/report/in-diff.js'),
-  ]);
-  const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
-  const root = process.cwd();
-  const table = loadMutationTable(path.resolve(root, opts.table));
-  const { recipe } = loadRecipe(opts.recipe ?? table.recipe, root);
-  const srcRel = path.relative(root, buildVars(recipe, root, opts.arch, 1).sourceDir!).split(path.sep).join('/');
-  checkTableAgainstRecipe(table, opts.table, recipe, srcRel);
-  const inDiff = opts.inDiff !== undefined ? prepareInDiff({ rev: opts.inDiff, root, tableFile: opts.table, mapFile: opts.map, table, recipe, sourceDirRel: srcRel }) : undefined;
-  if (inDiff?.notMeasured) return notMeasured(inDiff.notMeasured, opts.json === true, inDiff.summary);
-  const changedFiles = opts.inDiff !== undefined ? changedFilesSince(opts.inDiff, root) : undefined;
-  const workspace = path.resolve(root, opts.workspace ?? path.join('.nh-gate', 'mutate', recipe.name));
-  const resultsBase = path.resolve(root, '.nh-gate');
-  // --out skips createRunDir's check of the results paths, but the ledger line still goes under resultsBase.
-  (await import('../../results/resultsPaths.js')).checkResultsBase(resultsBase);
-  const outDir = opts.out ? path.resolve(root, opts.out) : createRunDir(resultsBase, `mutate-${recipe.name}`, new Date());
   const tty = process.stderr.isTTY === true;
+  const log = tty ? (l: string) => process.stderr.write(`${l}\n`) : undefined;
   // --executor slurm: every suite run is a node task; the submission is checked before anything builds.
-  const tasks = executor === 'slurm' ? await nodeTasks(opts, { exec: (await import('../../exec/spawn.js')).realExecutor, progress: (l) => { if (tty) process.stderr.write(`${l}\n`); } }, 'mutate') : null;
-  if (tasks) {
-    try {
-      await tasks.preflight(outDir, opts.arch, { arm: 'single', timeoutS: 3600, scopeTasks: 1 });
-    } catch (err) {
-      // A refused submission leaves no half-made run directory behind (exit 2, nothing mutated).
-      if (!opts.out) (await import('node:fs')).rmSync(outDir, { recursive: true, force: true });
-      throw err;
-    }
-  }
-  const suiteRunner = tasks ? (await import('../../slurm/suiteRunner.js')).slurmSuiteRunner(tasks, outDir, opts.arch) : undefined;
-  const interrupt = onInterrupt((sig) => process.stderr.write(`nh-gate mutate: ${sig}: stopping; the scratch file in flight is restored, finished rows are kept\n`));
-  let rep;
-  try {
-    rep = await runMutate({
-      root, recipe, table, jobs, only: opts.only, workspace, changedFiles, arch: opts.arch,
-      rebuild: opts.fullRebuild ? 'full' : 'incremental', wholeBuild: opts.wholeBuild === true, sanitize: opts.sanitizer !== false, signal: interrupt.signal,
-      log: tty ? (l) => process.stderr.write(`${l}\n`) : undefined,
-      onRow: (rows) => writeReports(outDir, root, rows, null, null),
-      generated: inDiff?.mutants, generation: inDiff?.summary, shard,
-      cacheDir: inDiff && opts.cache !== false ? path.join(workspace, 'cache') : null, suiteRunner,
-    });
-  } finally {
-    interrupt.dispose();
-    await tasks?.release();
-  }
-  if (inDiff && rep.rows.length === 0) {
-    return notMeasured({ reason: 'NO_MUTANTS', message: `--in-diff ${opts.inDiff}: the changed lines of ${srcRel} gave no mutant${shard ? ` in shard ${shard.k}/${shard.n}` : ''} and no table row's file changed` }, opts.json === true, inDiff.summary);
-  }
-  const code = exitCodeFor(rep.exitClass);
-  writeReports(outDir, root, rep.rows, rep, code);
-  // Like every gate: a summary beside the reports and one ledger line.
-  writeAtomic(path.join(outDir, 'summary.md'), renderMutateSummary(rep));
-  appendLine(ledgerPath(resultsBase), mutateLedgerEntry(rep, opts.arch, outDir, opts.table));
+  const makeTasks = executor === 'slurm' ? async () => nodeTasks(opts, { exec: (await import('../../exec/spawn.js')).realExecutor, progress: (l) => { if (tty) process.stderr.write(`${l}\n`); } }, 'mutate') : null;
+  const out = await runMutateGate({
+    root: process.cwd(), table: opts.table, recipe: opts.recipe, jobs, only: opts.only, inDiff: opts.inDiff, map: opts.map, shard: opts.shard,
+    cache: opts.cache !== false, arch: opts.arch, out: opts.out, workspace: opts.workspace, fullRebuild: opts.fullRebuild === true, wholeBuild: opts.wholeBuild === true, sanitize: opts.sanitizer !== false, makeTasks, log,
+  });
+  if (out.kind === 'not-measured') return notMeasured(out, opts.json === true, out.generation);
+  const { rep, outDir, code } = out;
   if (opts.format === 'github') {
     process.stdout.write(inDiffReport.toGithubAnnotations(rep.rows));
     return rep.exitClass;
@@ -147,8 +101,8 @@ export async function mutateCommand(opts: MutateCliOptions): Promise<ExitClass> 
 }
 
 // --in-diff with nothing to judge: NOT MEASURED (exit 3) with the reason, before any scratch tree exists.
-function notMeasured(nm: { reason: string; message: string }, json: boolean, generation: object): ExitClass {
-  if (json) process.stdout.write(JSON.stringify({ schemaVersion: 1, kind: 'mutate', verdict: 'NOT MEASURED', reason: nm.reason, message: nm.message, exitClass: 'void', exitCode: exitCodeFor('void'), generation, rows: [] }, null, 2) + '\n');
+function notMeasured(nm: { reason: string; message: string; exitClass: ExitClass }, json: boolean, generation: object): ExitClass {
+  if (json) process.stdout.write(JSON.stringify({ schemaVersion: 1, kind: 'mutate', verdict: 'NOT MEASURED', reason: nm.reason, message: nm.message, exitClass: nm.exitClass, exitCode: exitCodeFor(nm.exitClass), generation, rows: [] }, null, 2) + '\n');
   else process.stdout.write(`NOT MEASURED (${nm.reason}): ${nm.message}: no mutant was generated or run, nothing is claimed\n`);
-  return 'void';
+  return nm.exitClass;
 }

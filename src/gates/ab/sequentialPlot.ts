@@ -1,29 +1,32 @@
 import type { Spec } from 'vega';
-import type { SequentialRecord } from './sequentialJudge.js';
+import type { MetricComparison } from '../../results/comparison.js';
 
-// The sequential A/B as a picture: after each block, the anytime-valid interval on the ratio (log scale)
-// and the running estimate, against the pre-registered bound. The run stopped where an interval cleared it.
-export function sequentialSpec(title: string, s: SequentialRecord): Spec {
-  const rows = s.blocks.filter((b) => b.ratioLo !== null).map((b) => ({
+// The sequential A/B as a picture, per criterion: after each block, the anytime-valid interval (a ratio on a
+// log scale, or points) and the running estimate, against the claim's bounds. The run stopped where the
+// combined verdict was decided.
+export function sequentialSpec(title: string, m: MetricComparison): Spec {
+  const blocks = m.sequential?.blocks ?? [];
+  const ratio = m.scale === 'ratio';
+  const rows = blocks.filter((b) => b.lo !== null).map((b) => ({
     block: b.block,
-    lo: Math.max(b.ratioLo!, 1e-6),
-    hi: Math.min(b.ratioHi!, 1e6),
-    mean: b.ratioMean!,
+    lo: ratio ? Math.max(b.lo!, 1e-6) : Math.max(b.lo!, -1e6),
+    hi: Math.min(b.hi!, 1e6),
+    mean: b.mean!,
   }));
-  const bound = s.criterion.ratioBound;
+  const bounds = [m.region.lo, m.region.hi].filter((v): v is number => v !== null).map((v) => ({ v }));
   return {
     $schema: 'https://vega.github.io/schema/vega/v6.json',
     description: title,
     width: Math.max(240, 48 * Math.max(rows.length, 1)), height: 240, padding: 8,
     title: { text: title },
-    data: [{ name: 'cs', values: rows }, { name: 'bound', values: [{ v: bound }] }],
+    data: [{ name: 'cs', values: rows }, { name: 'bound', values: bounds }],
     scales: [
       { name: 'x', type: 'band', domain: rows.map((r) => r.block), range: 'width', padding: 0.4 },
-      { name: 'y', type: 'log', domain: { fields: [{ data: 'cs', field: 'lo' }, { data: 'cs', field: 'hi' }, { data: 'bound', field: 'v' }] }, range: 'height', nice: true },
+      { name: 'y', type: ratio ? 'log' : 'linear', domain: { fields: [{ data: 'cs', field: 'lo' }, { data: 'cs', field: 'hi' }, { data: 'bound', field: 'v' }] }, range: 'height', nice: true },
     ],
     axes: [
-      { orient: 'bottom', scale: 'x', title: `block (${s.params.blockLegs} legs each)` },
-      { orient: 'left', scale: 'y', title: `ratio ${s.criterion.numerator}/${s.criterion.numerator === 'B' ? 'A' : 'B'} (log scale)` },
+      { orient: 'bottom', scale: 'x', title: 'block (4 legs each)' },
+      { orient: 'left', scale: 'y', title: ratio ? `ratio ${m.subject}/${m.reference} (log scale)` : `points ${m.subject} − ${m.reference}` },
     ],
     marks: [
       { type: 'rule', from: { data: 'bound' }, encode: { enter: { x: { value: 0 }, x2: { signal: 'width' }, y: { scale: 'y', field: 'v' }, stroke: { value: '#d62728' }, strokeDash: { value: [6, 4] } } } },

@@ -13,7 +13,7 @@ import { RESULT_SCHEMA_VERSION, type RunResult, type SlurmLegInfo } from '../../
 import { NhGateError } from '../../errors.js';
 import { reason, type Reason } from '../../verdict/reasons.js';
 import type { GateDeps } from '../deps.js';
-import type { SeriesOutcome } from '../series.js';
+import type { SeriesOutcome } from '../series/series.js';
 import { compileMarkers, judgeBusy, judgeBusyFault, type BusyObserved } from './busyJudge.js';
 import { observeBusy, type BusyRequest } from './busyObserve.js';
 

@@ -11,7 +11,8 @@ import type { Silicon } from '../../silicon/types.js';
 import type { LogSinkResult } from '../../results/logSink.js';
 import type { RunResult, VerdictRecord } from '../../results/types.js';
 import type { PlotInputs } from '../../report/save.js';
-import { formatReason, type Reason } from '../../verdict/reasons.js';
+import { formatReason, reason, type Reason } from '../../verdict/reasons.js';
+import type { BusyComparison } from '../../results/comparison.js';
 import { NhGateError } from '../../errors.js';
 
 // The harness side of `nh-gate busy`, pure: marker arrival times → window → figures → the result's
@@ -108,7 +109,7 @@ function gpmStatusOf(sampler: Record<string, unknown> | undefined): string | nul
 export function judgeBusyFault(fault: Reason): BusyJudgement {
   const why = formatReason(fault);
   const quantities: Record<string, Quantity> = { busy: refused('GPU busy', 'NO_SAMPLES', `${why} — NOT MEASURED, not 0%`), busyShare: refused('GPU busy (nonzero-sample share)', 'NO_SAMPLES', why) };
-  return { quantities, comparison: null, notes: [`the command was not measured: ${why}`], verdict: { word: 'NOT MEASURED', exitClass: 'void', reasons: [why] }, plots: { timelines: [], ab: null } };
+  return { quantities, comparison: null, notes: [`the command was not measured: ${why}`], verdict: { word: 'NOT MEASURED', exitClass: 'void', reasons: [fault] }, plots: { timelines: [], ab: null } };
 }
 
 // markers → window → busy, SM activity and clocks over it → the verdict (MEASURED, else NOT MEASURED by name).
@@ -134,7 +135,8 @@ export function judgeBusy(i: BusyJudgeInput): BusyJudgement {
   notes.push(`driver busy = share of time a kernel was running; SM activity (GPM SM_UTIL) = share of SM-time with work: a one-block kernel reads high busy and ~0 SM activity`);
   notes.push(describeClocks(clocks));
   const startedS = monoS(run.startNs);
-  const comparison = {
+  const comparison: BusyComparison = {
+    kind: 'busy',
     process: { argv: run.argv, exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, end: describeEnd(run), lastLines: lastLines(run) },
     window: window ? { startS: window.startS - base, endS: window.endS - base, opensAt: i.startMarker !== undefined ? `first line matching /${i.startMarker}/` : 'command start', closesAt: close.label } : null,
     clocks: { throttled: clocks.throttled, throttleReasons: clocks.throttleReasons, reasons: clocks.reasons, samples: clocks.samples },
@@ -150,6 +152,6 @@ export function judgeBusy(i: BusyJudgeInput): BusyJudgement {
   }
   const verdict: VerdictRecord = figs.timeWeighted.status === 'measured'
     ? { word: 'MEASURED', exitClass: 'passed', reasons: [] }
-    : { word: 'NOT MEASURED', exitClass: 'void', reasons: [`${figs.timeWeighted.reason}: ${figs.timeWeighted.message}`] };
+    : { word: 'NOT MEASURED', exitClass: 'void', reasons: [reason(figs.timeWeighted.reason, figs.timeWeighted.message)] };
   return { quantities, comparison, notes, verdict, plots };
 }

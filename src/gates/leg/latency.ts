@@ -1,6 +1,7 @@
 import type { Quantity } from '../../quantity/types.js';
 import { measured, refused } from '../../quantity/make.js';
 import type { ModeEvents } from './events.js';
+import { nearestRank } from '../../stats/percentile.js';
 import { backwardsStamps, collapsedGaps } from './clocks.js';
 
 // Per-token stamps support two more figures than a mean: time to first token (prompt start → first token,
@@ -12,12 +13,6 @@ import { backwardsStamps, collapsedGaps } from './clocks.js';
 export const TTFT = 'time to first token (median over prompts; prompt start → first token arrival)';
 export const ITL = 'inter-token latency p50 (nearest rank, arrival stamps)';
 export const ITL_ENGINE_TIMER = "inter-token latency (mean, the engine's own timer: arrival stamps collapsed)";
-
-// Nearest-rank percentile of a sorted list (p in 0..100).
-export function nearestRank(sorted: readonly number[], p: number): number {
-  const k = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[Math.min(sorted.length, k) - 1]!;
-}
 
 // Median time to first token over the prompts that have both stamps.
 export function timeToFirstToken(m: ModeEvents | undefined, loadEndNs: bigint | null = null): Quantity {

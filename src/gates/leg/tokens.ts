@@ -6,7 +6,9 @@ import { parseIdList } from '../../profiles/reader.js';
 
 // The harness's own token comparison against the golden (the engine's verdict is only cross-checked).
 
-function classify(golden: Golden, gp: Golden['prompts'][number], got: number[] | null, counts: { generated: number; compared: number; matched: number } | null): PromptJudgement {
+// One prompt's ids against its golden row: every position compared, the first mismatch as got/exp, a near-tie
+// only where the golden licenses it and its margin there is within the licence (serve judges each request so).
+export function classify(golden: Golden, gp: Golden['prompts'][number], got: number[] | null, counts: { generated: number; compared: number; matched: number } | null): PromptJudgement {
   const exp = gp.tokens;
   const width = exp.length;
   let generated: number, compared: number, matched: number, first: number | null = null;

@@ -1,0 +1,41 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { repoRoot } from '../helpers/engine.js';
+import { needsTitle } from '../helpers/needs.js';
+import { CLI, LLAMA_NEED, llamaReady } from '../engines/llama.js';
+
+// Every `npx nh-gate …` line of docs/serve.md, run in order against the CPU llama-server, with what it must print.
+const DOC = readFileSync(join(repoRoot, 'docs', 'serve.md'), 'utf8');
+const COMMANDS = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.startsWith('npx nh-gate '));
+
+const EXPECT: Array<[RegExp, RegExp, number[]]> = [
+  [/--concurrency 4 --requests 16/, /concurrency 4: 16 request\(s\), tokens 512\/512 → VALID[\s\S]*^goodput [\d.]+ requests\/s \(met the SLO[\s\S]*^VALID$/m, [0]],
+  // A loaded host can make the client fall behind an open-loop schedule: INVALID (CLIENT_BEHIND) is a right answer.
+  [/--rate 4 --requests 16 --seed 7/, /Poisson arrivals at 4 requests\/s \(seed 7\): 16 request\(s\), tokens 512\/512 → (VALID|INVALID)[\s\S]*^send lateness p99 /m, [0, 3]],
+  [/--sweep 1,4,16/, /at 16 requests\/s \(seed 1\): 8 request\(s\), tokens 256\/256 →[\s\S]*knee: (not found|[\d.]+ requests\/s) — /, [0, 3]],
+  [/--rate 2 --concurrency 2/, /option '--rate <r>' cannot be used with option '--concurrency <c>'/, [2]],
+];
+
+describe.skipIf(!llamaReady)(needsTitle('docs/serve.md: every example runs', LLAMA_NEED), () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-gate-serve-doc-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the page has the examples this test checks', () => {
+    expect(COMMANDS.length).toBe(EXPECT.length);
+    for (const [pattern] of EXPECT) expect(COMMANDS.some((c) => pattern.test(c)), String(pattern)).toBe(true);
+  });
+
+  it('runs them with the documented results', async () => {
+    for (const line of COMMANDS) {
+      // The examples quote nothing: words split on spaces.
+      const [, , ...args] = line.trim().split(/\s+/);
+      const r = await execa('node', [CLI, ...args, '--results-dir', join(dir, 'res')], { cwd: repoRoot, reject: false, all: true, timeout: 300_000, env: { ...process.env, NH_GATE_LOCK: join(dir, 'lock') } });
+      const exp = EXPECT.find(([p]) => p.test(line))!;
+      expect(exp[2], `${line}\n${r.all}`).toContain(r.exitCode);
+      expect(r.all, line).toMatch(exp[1]);
+    }
+  }, 900_000);
+});
