@@ -3,9 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { GateDeps } from '../gates/deps.js';
 import type { RunResult } from '../results/types.js';
-import { resultJson } from '../report/save.js';
-import { allOf, textReport, type TextReport } from '../report/live.js';
-import { exportListener, type ExportTarget } from '../report/exportWrite.js';
+import type { TextReport } from '../report/live.js';
+import type { ExportTarget } from '../report/exportWrite.js';
 import type { ExportFormat } from '../report/exports.js';
 import { writeOut } from './pipe.js';
 
@@ -50,8 +49,12 @@ export interface RunOutput {
   finish(r: RunResult): void;
 }
 
-// The listeners these options ask for: text on stdout (unless --json) and each export file.
-export function runOutput(o: OutputCliOptions): RunOutput {
+// The listeners these options ask for: text on stdout (unless --json) and each export file. The report
+// modules (and cli-table3) load here, when a run asks for them, not at every start (nh-gate --version).
+export async function runOutput(o: OutputCliOptions): Promise<RunOutput> {
+  const [{ resultJson }, { allOf, textReport }, { exportListener }] = await Promise.all([
+    import('../report/save.js'), import('../report/live.js'), import('../report/exportWrite.js'),
+  ]);
   const targets: ExportTarget[] = EXPORTS.flatMap((e) => {
     const path = o[e.option];
     return typeof path === 'string' ? [{ format: e.format, path }] : [];

@@ -3,6 +3,8 @@ import type { TimedLine } from './types.js';
 // A line longer than this is cut here: a 100 MB line with no newline must not become a 100 MB string.
 export const MAX_LINE_CHARS = 1 << 20;
 
+type LineFn = (text: string, truncatedChars: number, crOverwrites: number, whole: boolean) => void;
+
 // Splits a byte stream into lines stamped at the arrival of the chunk that completed them.
 // Pure: the caller supplies the arrival time, so it is testable without a clock. Bounded: a line past
 // maxLineChars keeps its head, the rest is dropped and counted on the line (truncatedChars).
@@ -15,22 +17,36 @@ export class LineSplitter {
 
   push(chunk: string, tNs: bigint): TimedLine[] {
     const out: TimedLine[] = [];
+    this.each(chunk, (text, truncatedChars, crOverwrites) => out.push(timedLine(tNs, this.stream, text, truncatedChars, crOverwrites)));
+    return out;
+  }
+
+  // push without a TimedLine per line, for a reader of a 100 MB log: each complete line's text with its
+  // dropped characters and \r overwrites (0 when none), and whether it lay whole in this chunk (so a
+  // caller's once-per-chunk check covers it). A chunk with no \r skips the terminal rule for the lines
+  // it holds whole: the check is made once per chunk, not once per line.
+  each(chunk: string, fn: LineFn): void {
+    const crFree = chunk.indexOf('\r') < 0;
     let from = 0;
     for (;;) {
       const nl = chunk.indexOf('\n', from);
-      const end = nl < 0 ? chunk.length : nl;
-      this.take(chunk, from, end);
       if (nl < 0) break;
-      out.push(this.cut(tNs));
+      if (crFree && this.partialChars === 0 && this.dropped === 0 && nl - from <= this.maxLineChars) fn(chunk.slice(from, nl), 0, 0, true);
+      else {
+        this.take(chunk, from, nl);
+        this.cut(fn);
+      }
       from = nl + 1;
     }
-    return out;
+    this.take(chunk, from, chunk.length);
   }
 
   // A final line without a newline still counts once the stream ends.
   flush(tNs: bigint): TimedLine[] {
     if (this.partialChars === 0 && this.dropped === 0) return [];
-    return [this.cut(tNs)];
+    const out: TimedLine[] = [];
+    this.cut((text, truncatedChars, crOverwrites) => out.push(timedLine(tNs, this.stream, text, truncatedChars, crOverwrites)));
+    return out;
   }
 
   private take(chunk: string, from: number, end: number): void {
@@ -46,18 +62,22 @@ export class LineSplitter {
     this.dropped += n - Math.max(room, 0);
   }
 
-  private cut(tNs: bigint): TimedLine {
+  private cut(fn: LineFn): void {
     const raw = this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
-    const line: TimedLine = { tNs, stream: this.stream, text: '' };
-    const { text, overwrites } = terminalText(raw);
-    line.text = text;
-    if (overwrites > 0) line.crOverwrites = overwrites;
-    if (this.dropped > 0) line.truncatedChars = this.dropped;
+    const dropped = this.dropped;
     this.parts = [];
     this.partialChars = 0;
     this.dropped = 0;
-    return line;
+    const { text, overwrites } = terminalText(raw);
+    fn(text, dropped, overwrites, false);
   }
+}
+
+function timedLine(tNs: bigint, stream: 'stdout' | 'stderr', text: string, truncatedChars: number, crOverwrites: number): TimedLine {
+  const line: TimedLine = { tNs, stream, text };
+  if (crOverwrites > 0) line.crOverwrites = crOverwrites;
+  if (truncatedChars > 0) line.truncatedChars = truncatedChars;
+  return line;
 }
 
 // What a terminal shows of a line: a trailing CR (CRLF) dropped, then the last non-empty `\r` segment.

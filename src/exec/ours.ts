@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { allProcs, hasProcfs, type ProcStat } from './procfs.js';
+import { allProcs, childrenOf, hasProcfs, procsSince, readStat, type ProcStat } from './procfs.js';
 
 // "Ours" is the leg's whole process tree, not only the driver's pid: a driver such as drivers/llama-server.mjs
 // runs the engine as its child, and on a GPU that child is the compute process. A GPU process counted as
@@ -29,8 +29,9 @@ export interface TreeStop {
 }
 
 export interface TreeTracker {
-  // Stops polling and reports what the tree and the host used.
-  stop(): TreeStop;
+  // Stops polling and reports what the tree and the host used; given the leader's exit time, a /proc scan
+  // begun after it is reused rather than made again.
+  stop(leaderEndNs?: bigint): TreeStop;
 }
 
 // Busy ticks of all CPUs from /proc/stat (everything but idle and iowait).
@@ -53,6 +54,9 @@ export function cpuContention(t: TreeStop): string | null {
 }
 
 const TICKS_PER_S = 100; // USER_HZ: 100 on every Linux ABI node runs on
+const FULL_SCAN_EVERY = 10;
+// The host's logical CPUs, read once: os.cpus() parses /proc/cpuinfo, a cost on every leg's critical path.
+const CORES = cpus().length;
 
 // Polls the tree every periodMs until stopped; without /proc it knows only the root (and says so by cpuS null).
 export function trackTree(rootPid: number, periodMs = 100): TreeTracker {
@@ -61,23 +65,44 @@ export function trackTree(rootPid: number, periodMs = 100): TreeTracker {
   if (!hasProcfs()) return { stop: () => ({ pids, cpuS: null, host: null }) };
   const busy0 = hostBusyTicks();
   const t0 = process.hrtime.bigint();
-  const poll = (): void => {
-    const procs = allProcs();
+  const take = (procs: readonly ProcStat[]): void => {
     for (const pid of treeOf(rootPid, procs, pids)) pids.add(pid);
     for (const p of procs) if (pids.has(p.pid) && Number.isFinite(p.cpuTicks)) ticks.set(p.pid, p.cpuTicks);
   };
-  poll();
-  const timer = setInterval(poll, periodMs);
+  // Just spawned, the tree is its root (a new group's leader has no children yet): one stat, not a scan.
+  const root = readStat(rootPid);
+  if (root) take([root]);
+  // Between whole scans the tree is walked down from the pids it has (their stats and children): a few
+  // files instead of every process's. The whole scan, every FULL_SCAN_EVERY polls and at the end, still
+  // finds a member re-parented out of the tree by its process group.
+  let polls = 0;
+  const walk = (): ProcStat[] | null => {
+    const seen: ProcStat[] = [];
+    const todo = [...pids];
+    const visited = new Set<number>();
+    for (let pid = todo.pop(); pid !== undefined; pid = todo.pop()) {
+      if (visited.has(pid)) continue;
+      visited.add(pid);
+      const st = readStat(pid);
+      if (st) seen.push(st);
+      const kids = childrenOf(pid);
+      if (kids === null) return null;
+      todo.push(...kids);
+    }
+    return seen;
+  };
+  const timer = setInterval(() => take((++polls % FULL_SCAN_EVERY !== 0 ? walk() : null) ?? allProcs()), periodMs);
   timer.unref();
   return {
-    stop: () => {
+    stop: (leaderEndNs) => {
       clearInterval(timer);
-      poll();
+      // A scan begun after the leader exited (the exit sweep's) sees what a new one would.
+      take(leaderEndNs === undefined ? allProcs() : procsSince(leaderEndNs));
       let sum = 0;
       for (const t of ticks.values()) sum += t;
       const busy1 = hostBusyTicks();
       const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
-      const host = busy0 !== null && busy1 !== null ? { busyS: (busy1 - busy0) / TICKS_PER_S, wallS, cores: cpus().length, loadAvg1: loadavg()[0] ?? 0 } : null;
+      const host = busy0 !== null && busy1 !== null ? { busyS: (busy1 - busy0) / TICKS_PER_S, wallS, cores: CORES, loadAvg1: loadavg()[0] ?? 0 } : null;
       return { pids, cpuS: sum / TICKS_PER_S, host };
     },
   };

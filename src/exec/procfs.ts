@@ -1,11 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { monoNs } from './clock.js';
 
 // Linux /proc reads: a zombie answers kill(pid, 0) like a live process, and in containers whose init
 // reaps slowly a killed tree lingers as zombies, so liveness is judged by process state, not by kill.
 
 export interface ProcStat { pid: number; state: string; ppid: number; pgrp: number; session: number; cpuTicks: number; startTicks: number }
 
-function readStat(pid: number | string): ProcStat | null {
+export function readStat(pid: number | string): ProcStat | null {
   try {
     const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const close = s.lastIndexOf(')');
@@ -17,9 +18,12 @@ function readStat(pid: number | string): ProcStat | null {
   }
 }
 
-// Whether /proc is there to ask (Linux); elsewhere callers fall back to kill(…, 0).
+// Whether /proc is there to ask (Linux); elsewhere callers fall back to kill(…, 0). Asked once: /proc does
+// not come and go while nh-gate runs.
+let procfs: boolean | null = null;
 export function hasProcfs(): boolean {
-  return readStat('self') !== null;
+  procfs ??= readStat('self') !== null;
+  return procfs;
 }
 
 // A pid that exists and is not a zombie; null when /proc cannot say.
@@ -51,11 +55,44 @@ export function startTicks(pid: number): number | null {
 // Every process /proc lists right now (zombies included: their CPU time is still the tree's).
 export function allProcs(): ProcStat[] {
   if (!hasProcfs()) return [];
+  const startNs = monoNs();
   const out: ProcStat[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const st = readStat(name);
     if (st) out.push(st);
+  }
+  lastScan = { procs: out, startNs };
+  return out;
+}
+
+// The latest allProcs scan if it began at or after sinceNs (monotonic), else a fresh one. A scan reads every
+// process's stat file (tens of ms on a loaded host): a leg's tree takes its last look from the scan the exit
+// sweep (contain.ts) began after the leader exited, instead of reading /proc again on the leg's critical path.
+let lastScan: { procs: ProcStat[]; startNs: bigint } | null = null;
+export function procsSince(sinceNs: bigint): ProcStat[] {
+  return lastScan && lastScan.startNs >= sinceNs ? lastScan.procs : allProcs();
+}
+
+// A process's children, from each of its threads' /proc/<pid>/task/<tid>/children; [] once it is gone, null
+// where the kernel has no such files (CONFIG_PROC_CHILDREN off), so the caller scans /proc instead.
+let childrenFiles: boolean | null = null;
+export function childrenOf(pid: number): number[] | null {
+  childrenFiles ??= existsSync(`/proc/self/task/${process.pid}/children`);
+  if (!childrenFiles) return null;
+  const out: number[] = [];
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      for (const c of readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').split(' ')) if (c) out.push(Number(c));
+    } catch {
+      /* the thread ended */
+    }
   }
   return out;
 }

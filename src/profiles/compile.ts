@@ -6,6 +6,8 @@ export interface CompiledPattern {
   re: RegExp;
   hints: string[] | null;
   captures: Record<string, CaptureType>;
+  // The captures as [group, type, key in the visitor's record], built once: a key made per line cost more than the match.
+  slots: ReadonlyArray<readonly [string, CaptureType, string]>;
   exclusive: boolean;
   unit: TimeUnit | null;
   countsFirstToken: boolean;
@@ -24,6 +26,8 @@ export function compileProfile(profile: Profile): CompiledPattern[] {
     re: new RegExp(p.regex.replaceAll('{prefix}', prefix), p.flags ?? ''),
     hints: p.hint === undefined ? null : Array.isArray(p.hint) ? p.hint : [p.hint],
     captures: p.captures,
+    // kv text is handed over raw (as <name>Text): the reader parses it only when it has not seen that text.
+    slots: Object.entries(p.captures).map(([name, type]) => [name, type, type === 'kv' ? `${name}Text` : name] as const),
     exclusive: p.exclusive ?? true,
     unit: p.unit ?? null,
     countsFirstToken: p.countsFirstToken ?? false,
@@ -64,8 +68,12 @@ function hasAny(text: string, hints: readonly string[]): boolean {
   return false;
 }
 
-// Runs the first matching exclusive pattern (and every non-exclusive one) over a line.
-export function matchLine(compiled: readonly CompiledPattern[], text: string, visit: (role: Role, caps: Record<string, CaptureValue>, p: CompiledPattern) => void): void {
+// What one line matched: each pattern that ran with its typed captures, in profile order.
+export type LineMatch = ReadonlyArray<readonly [CompiledPattern, Readonly<Record<string, CaptureValue>>]>;
+
+// The first matching exclusive pattern (and every non-exclusive one before it) over a line.
+export function matchesOf(compiled: readonly CompiledPattern[], text: string): LineMatch {
+  const out: [CompiledPattern, Record<string, CaptureValue>][] = [];
   for (const p of compiled) {
     // Stryker disable next-line ConditionalExpression: a hint only skips regexes that cannot match; dropping it is equivalent, only slower
     if (p.hints !== null && !hasAny(text, p.hints)) continue;
@@ -73,13 +81,38 @@ export function matchLine(compiled: readonly CompiledPattern[], text: string, vi
     if (!m) continue;
     const caps: Record<string, CaptureValue> = {};
     const groups = m.groups ?? {};
-    for (const name in p.captures) {
-      const type = p.captures[name]!;
-      // kv text is handed over raw (as <name>Text): the reader parses it only when it has not seen that text.
-      if (type === 'kv') caps[`${name}Text`] = groups[name];
-      else caps[name] = typedCapture(type, groups[name]);
-    }
-    visit(p.role, caps, p);
-    if (p.exclusive) return;
+    for (const [name, type, key] of p.slots) caps[key] = type === 'kv' ? groups[name] : typedCapture(type, groups[name]);
+    out.push([p, caps]);
+    if (p.exclusive) break;
   }
+  return out;
+}
+
+// Runs the first matching exclusive pattern (and every non-exclusive one) over a line.
+export function matchLine(compiled: readonly CompiledPattern[], text: string, visit: (role: Role, caps: Record<string, CaptureValue>, p: CompiledPattern) => void): void {
+  for (const [p, caps] of matchesOf(compiled, text)) visit(p.role, caps, p);
+}
+
+// matchesOf with the last `size` distinct lines remembered: a profile's regexes (flags i, m, s, u only) are
+// pure, so a repeated line (an engine's per-step counters) matches as it did, found by === instead of by
+// hints and regexes. The captures are shared between those lines: visitors read them, never write them.
+export function memoMatcher(compiled: readonly CompiledPattern[], size = 8): (text: string) => LineMatch {
+  const texts: string[] = [];
+  const matches: LineMatch[] = [];
+  let next = 0;
+  return (text) => {
+    for (let i = 0; i < texts.length; i++) if (texts[i] === text) return matches[i]!;
+    const m = matchesOf(compiled, text);
+    // An own copy of the text: a slice would keep its whole read chunk alive.
+    const own = (' ' + text).slice(1);
+    if (texts.length < size) {
+      texts.push(own);
+      matches.push(m);
+    } else {
+      texts[next] = own;
+      matches[next] = m;
+      next = (next + 1) % size;
+    }
+    return m;
+  };
 }

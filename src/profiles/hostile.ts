@@ -19,22 +19,34 @@ export function emptyHazards(): OutputHazards {
 // Counts a line's hazards into h; returns whether the reader may read it. A cut line could match a
 // prefix of a token row, and a NUL or a replaced byte could sit inside a number: skipped, by name.
 export function screenLine(l: TimedLine, h: OutputHazards): boolean {
+  return screenText(l.text, l.truncatedChars ?? 0, l.crOverwrites ?? 0, h, true);
+}
+
+// screenLine on a line's parts; scanText false when the caller found no U+FFFD and no NUL in the whole
+// chunk that held the line (one scan per chunk instead of two per line).
+export function screenText(text: string, truncatedChars: number, crOverwrites: number, h: OutputHazards, scanText: boolean): boolean {
   let readable = true;
-  if (l.crOverwrites) h.crLines += 1;
-  if (l.truncatedChars) {
+  if (crOverwrites) h.crLines += 1;
+  if (truncatedChars) {
     h.truncatedLines += 1;
-    h.truncatedChars += l.truncatedChars;
+    h.truncatedChars += truncatedChars;
     readable = false;
   }
-  if (l.text.includes('\uFFFD')) {
+  if (!scanText) return readable;
+  if (text.includes('\uFFFD')) {
     h.invalidUtf8Lines += 1;
     readable = false;
   }
-  if (l.text.includes('\0')) {
+  if (text.includes('\0')) {
     h.nulLines += 1;
     readable = false;
   }
   return readable;
+}
+
+// Whether a decoded chunk holds a byte screenText must see (U+FFFD for invalid UTF-8, or NUL).
+export function chunkNeedsScan(chunk: string): boolean {
+  return chunk.includes('\uFFFD') || chunk.includes('\0');
 }
 
 // The hazards as one sentence for the leg's notes, or null when the output was plain text.

@@ -1,4 +1,4 @@
-import { compileProfile, matchLine, parseKv, type CompiledPattern } from './compile.js';
+import { compileProfile, memoMatcher, parseKv, type CompiledPattern } from './compile.js';
 import type { CaptureValue, CounterGroup, CounterRecord, DoctestSummary, DriverReader, DriverReport, FeatureCell, KvFields, Profile, PromptRow, RowTotals, TokenMatchBlock, UnboundIdsLine, VerdictKind } from './types.js';
 
 // Caps keep memory flat on a 100 MB log; everything past a cap is still counted and summed.
@@ -7,6 +7,12 @@ export const MAX_COUNTER_RECORDS = 10_000;
 export const MAX_COUNTER_GROUPS = 256;
 export const MAX_REFERENCE_TIER_LINES = 100;
 export const MAX_UNBOUND_IDS = 100;
+const RECENT_COUNTER_TEXTS = 8;
+
+// A string's own copy (not a slice of a larger one), so holding it holds only its characters.
+function flat(s: string): string {
+  return (' ' + s).slice(1);
+}
 
 // A numeric capture (int or float), or null when the group was absent.
 function int(v: CaptureValue): number | null {
@@ -62,6 +68,7 @@ function canonicalFields(f: KvFields): string {
 // The incremental reader: feed it lines as they arrive; report() is a snapshot that can be taken at any time.
 export function createDriverReader(profile: Profile): DriverReader {
   const compiled = compileProfile(profile);
+  const match = memoMatcher(compiled);
   const r: DriverReport = {
     profile: profile.name,
     lines: 0,
@@ -85,7 +92,27 @@ export function createDriverReader(profile: Profile): DriverReader {
     unboundIds: [],
   };
   const groupIndex = new Map<string, CounterGroup>();
+  // Counter text seen before → its group. The last few texts are compared with === first: a Map lookup
+  // hashes a fresh string through a runtime call, which cost more than the regex on a 100 MB log.
   const rawGroups = new Map<string, CounterGroup | null>();
+  const recent: { label: string; text: string; g: CounterGroup | null }[] = [];
+  let recentNext = 0;
+  function recentGroup(label: string, text: string): CounterGroup | null | undefined {
+    for (const e of recent) if (e.text === text && e.label === label) return e.g;
+    const g = rawGroups.get(`${label}|${text}`);
+    if (g !== undefined) remember(label, text, g);
+    return g;
+  }
+  function remember(label: string, text: string, g: CounterGroup | null): void {
+    // Flattened copies: a regex capture is a slice that would keep its whole read chunk alive.
+    const e = { label: flat(label), text: flat(text), g };
+    if (recent.length < RECENT_COUNTER_TEXTS) recent.push(e);
+    else recent[(recentNext = (recentNext + 1) % RECENT_COUNTER_TEXTS)] = e;
+  }
+  function rememberGroup(label: string, text: string, g: CounterGroup | null): void {
+    if (rawGroups.size < MAX_COUNTER_GROUPS * 4) rawGroups.set(flat(`${label}|${text}`), g);
+    remember(label, text, g);
+  }
   let openRowList: PromptRow[] = [];
   let lastRow: PromptRow | null = null;
   // got:/exp: lines waiting for their row in the open block: by the prompt index they carry, or (no index,
@@ -106,7 +133,7 @@ export function createDriverReader(profile: Profile): DriverReader {
     return pendingDoctest;
   }
 
-  function visit(role: string, c: Record<string, CaptureValue>, p: CompiledPattern): void {
+  function visit(role: string, c: Readonly<Record<string, CaptureValue>>, p: CompiledPattern): void {
     const at = { line: lineNo, tS };
     switch (role) {
       case 'banner':
@@ -118,7 +145,8 @@ export function createDriverReader(profile: Profile): DriverReader {
         return;
       case 'prompt': {
         const row: PromptRow = {
-          ...at,
+          line: lineNo,
+          tS,
           block: -1,
           prompt: int(c.prompt) ?? -1,
           promptTokens: int(c.promptTokens),
@@ -203,8 +231,7 @@ export function createDriverReader(profile: Profile): DriverReader {
         const label = str(c.label) ?? 'counters';
         const rawFields = str(c.fieldsText) ?? '';
         r.counters.total += 1;
-        const rawKey = `${label}|${rawFields}`;
-        let g = rawGroups.get(rawKey);
+        let g = recentGroup(label, rawFields);
         let fields: KvFields | null = null;
         if (g === undefined) {
           fields = parseKv(rawFields);
@@ -215,7 +242,7 @@ export function createDriverReader(profile: Profile): DriverReader {
             groupIndex.set(key, g);
             r.counters.groups.push(g);
           }
-          if (rawGroups.size < MAX_COUNTER_GROUPS * 4) rawGroups.set(rawKey, g);
+          rememberGroup(label, rawFields, g);
         }
         if (g) g.count += 1;
         else r.counters.groupsOverflow += 1;
@@ -280,7 +307,7 @@ export function createDriverReader(profile: Profile): DriverReader {
         if (r.firstLineS === null) r.firstLineS = tS;
         r.lastLineS = tS;
       }
-      matchLine(compiled, line.endsWith('\r') ? line.slice(0, -1) : line, visit);
+      for (const [p, caps] of match(line.endsWith('\r') ? line.slice(0, -1) : line)) visit(p.role, caps, p);
     },
     report(): DriverReport {
       const snapshot = structuredClone(r);

@@ -4,7 +4,7 @@ import type { Quantity } from '../quantity/types.js';
 import { renderSummaryMd } from './summary.js';
 import { renderJunit } from './junit.js';
 import { abLegsSpec, busyTimelineSpec, renderSvg, type AbLegPoint, type TimelineInput } from './plots.js';
-import { writeAtomic } from '../io/atomic.js';
+import { writeAtomicAll } from '../io/atomic.js';
 import { renderHtml, type InlinePlot } from './html.js';
 import type { RunListener } from './live.js';
 import type { RunResult } from '../results/types.js';
@@ -35,15 +35,21 @@ export function resultJson(r: RunResult): string {
 // text on stdout, the exports), so nothing is printed that is not already on disk.
 export async function saveRun(r: RunResult, plots: PlotInputs, live?: RunListener): Promise<string[]> {
   const svgs: InlinePlot[] = [];
-  for (const t of plots.timelines) svgs.push({ file: t.file, svg: await renderSvg(busyTimelineSpec(t.input)) });
-  if (plots.ab && plots.ab.legs.length > 0) svgs.push({ file: 'ab-per-token.svg', svg: await renderSvg(abLegsSpec(plots.ab.title, plots.ab.legs)) });
-  if (plots.sweep && plots.sweep.points.length > 0) svgs.push({ file: 'serve-sweep.svg', svg: await renderSvg(sweepSpec(plots.sweep.title, plots.sweep.latencyLabel, plots.sweep.points)) });
-  for (const p of svgs) writeAtomic(join(r.runDir, p.file), p.svg);
+  // Plots are drawn once, for the finished run: redrawn after every leg they cost more than a short leg
+  // (a vega render each). While running, the files carry every finished leg's data and no plot yet.
+  if (r.status !== 'running') {
+    for (const t of plots.timelines) svgs.push({ file: t.file, svg: await renderSvg(busyTimelineSpec(t.input)) });
+    if (plots.ab && plots.ab.legs.length > 0) svgs.push({ file: 'ab-per-token.svg', svg: await renderSvg(abLegsSpec(plots.ab.title, plots.ab.legs)) });
+    if (plots.sweep && plots.sweep.points.length > 0) svgs.push({ file: 'serve-sweep.svg', svg: await renderSvg(sweepSpec(plots.sweep.title, plots.sweep.latencyLabel, plots.sweep.points)) });
+  }
   const plotFiles = svgs.map((p) => p.file);
-  writeAtomic(join(r.runDir, 'result.json'), resultJson(r));
-  writeAtomic(join(r.runDir, 'summary.md'), renderSummaryMd(r, plotFiles));
-  writeAtomic(join(r.runDir, 'junit.xml'), renderJunit(r));
-  writeAtomic(join(r.runDir, 'report.html'), renderHtml(r, svgs));
+  await writeAtomicAll([
+    ...svgs.map((p) => [join(r.runDir, p.file), p.svg] as const),
+    [join(r.runDir, 'result.json'), resultJson(r)],
+    [join(r.runDir, 'summary.md'), renderSummaryMd(r, plotFiles)],
+    [join(r.runDir, 'junit.xml'), renderJunit(r)],
+    [join(r.runDir, 'report.html'), renderHtml(r, svgs)],
+  ]);
   live?.saved(r);
   return ['result.json', 'summary.md', 'junit.xml', 'report.html', ...plotFiles];
 }

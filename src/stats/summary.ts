@@ -1,6 +1,6 @@
 // Pure summaries over plain arrays of numbers. Empty input gives NaN (callers refuse it by name), never 0.
 
-export function mean(xs: readonly number[]): number {
+export function mean(xs: readonly number[] | Float64Array): number {
   if (xs.length === 0) return Number.NaN;
   let s = 0;
   for (const x of xs) s += x;

@@ -57,7 +57,7 @@ export function register(program: Command): void {
         const [{ loadInputs }, { runA3 }, { realDeps }] = await Promise.all([
           import('../../gates/setup.js'), import('../../gates/a3.js'), import('../../gates/deps.js'),
         ]);
-        const output = runOutput(opts);
+        const output = await runOutput(opts);
         const inputs = loadInputs({ command: 'a3', recipe: opts.recipe, golden: opts.golden, gate: opts.gate });
         const out = await runA3({ argv: process.argv.slice(2), inputs, arch: opts.arch, mode: (opts.mode ?? inputs.gate?.gate.mode ?? 'decode') as 'decode', jobs, resultsBase: opts.resultsDir, checkpoint: opts.checkpoint, timeoutS, resume: opts.resume }, output.attach(await withExecutor(await realDeps(), opts)));
         output.finish(out.result);

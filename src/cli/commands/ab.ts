@@ -48,7 +48,7 @@ export async function abCommand(opts: Options): Promise<ExitClass> {
   const [{ loadInputs }, { planAbForm }, { runAbPlan }, { realDeps }, { abPlanJson, abPlanText }, { resolveCommits }] = await Promise.all([
     import('../../gates/setup.js'), import('../../gates/ab/plan.js'), import('../../gates/ab/run.js'), import('../../gates/deps.js'), import('../../gates/ab/describe.js'), import('../../build/worktrees.js'),
   ]);
-  const output = runOutput(opts);
+  const output = await runOutput(opts);
   const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: opts.flag === undefined ? undefined : parseFlagSpec(opts.flag).name, flagOptional: cross });
   const stop = stopOf(opts, inputs);
   const deps = await realDeps();

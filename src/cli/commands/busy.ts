@@ -39,7 +39,7 @@ export function register(program: Command): void {
         const deps = await realDeps();
         const slurm = executor === 'slurm' ? (await import('../../slurm/busyExecutor.js')).slurmBusyExecutor(await nodeTasks(opts, deps, 'busy')) : undefined;
         const out = await runBusy({ argv: process.argv.slice(2), command, startMarker: opts.startMarker, endMarker: opts.endMarker, deviceIndex, periodMs, timeoutS: positiveSeconds('--timeout', opts.timeout), resultsBase: opts.resultsDir, executor: slurm }, deps);
-        runOutput({ json: opts.json }).finish(out.result);
+        (await runOutput({ json: opts.json })).finish(out.result);
         return out.exitClass;
       }),
     );

@@ -95,7 +95,7 @@ export function register(program: Command): void {
         const [{ loadInputs }, { runServe }, { realDeps }, { runOutput }] = await Promise.all([
           import('../../gates/setup.js'), import('../../serve/run.js'), import('../../gates/deps.js'), import('../report.js'),
         ]);
-        const output = runOutput({ json: opts.json });
+        const output = await runOutput({ json: opts.json });
         const inputs = loadInputs({ command: 'serve', recipe: opts.recipe, golden: opts.golden });
         const out = await runServe({
           argv: process.argv.slice(2), inputs, arch: opts.arch, jobs: opts.jobs, resultsBase: opts.resultsDir, loads,

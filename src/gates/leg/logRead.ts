@@ -1,9 +1,12 @@
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { isAscii } from 'node:buffer';
+import { StringDecoder } from 'node:string_decoder';
 import { NhGateError } from '../../errors.js';
 import { createDriverReader } from '../../profiles/reader.js';
 import { parseTimedLine } from '../../profiles/timed.js';
 import { LineSplitter } from '../../exec/lines.js';
-import { emptyHazards, screenLine, type OutputHazards } from '../../profiles/hostile.js';
+import { chunkNeedsScan, emptyHazards, screenText, type OutputHazards } from '../../profiles/hostile.js';
 import type { DriverReport, Profile } from '../../profiles/types.js';
 import { isMetaLine, parseMetaLine, type LegLogHeader, type LegLogLine, type LegLogTrailer } from '../../results/legLog.js';
 
@@ -33,38 +36,76 @@ export async function readDriverLog(path: string, profile: Profile, opts: { allo
   const reader = createDriverReader(profile);
   let timedLines = 0;
   const hazards = emptyHazards();
-  // Streamed in 1 MiB chunks through the live legs' line splitter (readline costs more than the parsing on a
+  // Read in 64 KiB chunks through the live legs' line splitter (readline costs more than the parsing on a
   // 100 MB log): memory holds one chunk plus one line of at most MAX_LINE_CHARS, whatever the file holds.
-  const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
   const splitter = new LineSplitter('stdout');
   let header: LegLogHeader | null = null;
   let trailer: LegLogTrailer | null = null;
   // What the live splitter saw of the next line (cut, \r overwrites): it replaces what this re-read sees.
   let pending: LegLogLine | null = null;
-  const onLines = (lines: ReturnType<LineSplitter['push']>): void => {
-    for (const l of lines) {
-      if (isMetaLine(l.text)) {
-        const m = parseMetaLine(l.text);
-        if (m && 'header' in m) header = m.header;
-        else if (m && 'trailer' in m) trailer = m.trailer;
-        else if (m) pending = m.line;
-        continue; // nh-gate's own lines are never offered to the engine's profile
-      }
-      const { tS, text } = parseTimedLine(l.text);
-      if (tS !== undefined) timedLines += 1;
-      const seen = pending ? { stream: l.stream, tNs: l.tNs, text, ...pending } : { ...l, text };
-      pending = null;
-      if (screenLine(seen, hazards)) reader.push(text, tS);
+  // Whether the chunk being split holds a U+FFFD or a NUL: checked once per chunk, and per line only then.
+  let scan = false;
+  const onLine = (raw: string, truncatedChars: number, crOverwrites: number, whole: boolean): void => {
+    if (isMetaLine(raw)) {
+      const m = parseMetaLine(raw);
+      if (m && 'header' in m) header = m.header;
+      else if (m && 'trailer' in m) trailer = m.trailer;
+      else if (m) pending = m.line;
+      return; // nh-gate's own lines are never offered to the engine's profile
     }
+    const { tS, text } = parseTimedLine(raw);
+    if (tS !== undefined) timedLines += 1;
+    const seen = pending ?? {};
+    pending = null;
+    if (screenText(text, seen.truncatedChars ?? truncatedChars, seen.crOverwrites ?? crOverwrites, hazards, scan || !whole)) reader.push(text, tS);
   };
   try {
-    for await (const chunk of input as AsyncIterable<string>) onLines(splitter.push(chunk, 0n));
+    await forEachChunk(path, (chunk) => {
+      scan = chunkNeedsScan(chunk);
+      splitter.each(chunk, onLine);
+    });
   } catch (err) {
     throw new NhGateError('UNREADABLE_FILE', `${path}: read failed (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'check the --log path');
   }
-  onLines(splitter.flush(0n));
+  scan = true;
+  for (const l of splitter.flush(0n)) onLine(l.text, l.truncatedChars ?? 0, l.crOverwrites ?? 0, false);
   const report = reader.report();
   return { report, bytes, timed: timedLines > 0, hazards, header, trailer };
+}
+
+// 64 KiB: a chunk's text stays a young-generation string (a 1 MiB one went to the large-object space,
+// fresh pages every chunk, and cost more than the parsing).
+const CHUNK_BYTES = 64 * 1024;
+
+// The file's text, chunk by chunk. An ASCII chunk (a log's usual case, checked once per chunk) is taken as
+// one-byte text without the UTF-8 decoder, which cost more than the reading; a chunk after a non-ASCII one
+// still goes through the decoder, which may hold the first bytes of a character split between chunks.
+async function forEachChunk(path: string, fn: (chunk: string) => void): Promise<void> {
+  // A leg log of one chunk or less (the usual leg) is read in one synchronous call: an async open, read
+  // and close cost more than its bytes, on the leg's critical path.
+  if (statSync(path).size <= CHUNK_BYTES) {
+    const bytes = readFileSync(path);
+    fn(bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8'));
+    return;
+  }
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    const decoder = new StringDecoder('utf8');
+    let decoding = false;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      const bytes = buf.subarray(0, bytesRead);
+      const ascii = isAscii(bytes);
+      fn(decoding || !ascii ? decoder.write(bytes) : bytes.toString('latin1'));
+      decoding = !ascii;
+    }
+    const tail = decoder.end();
+    if (tail) fn(tail);
+  } finally {
+    await fh.close();
+  }
 }
 
 const PEEK_BYTES = 64 * 1024;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import type { Recipe } from '../../config/recipe.js';
 import type { Mode } from '../../plan/plan.js';
 import { expandArgv, type TemplateVars } from '../../build/template.js';
@@ -101,6 +101,24 @@ export function legArgv(req: LegRequest, outDir: string): string[] {
   ];
 }
 
+// A binary's sha256 by its identity on disk: the same inode, size, mtime and ctime is the same bytes (a rebuild,
+// in place or by rename, changes one of them), so an A/B's legs hash their binary once, not once per leg.
+const hashed = new Map<string, { id: string; sha256: Promise<string | null> }>();
+function binarySha256Of(path: string): Promise<string | null> {
+  let id: string;
+  try {
+    const st = statSync(path, { bigint: true });
+    id = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return sha256File(path); // absent: null, as the hash says
+  }
+  const known = hashed.get(path);
+  if (known?.id === id) return known.sha256;
+  const sha256 = sha256File(path);
+  hashed.set(path, { id, sha256 });
+  return sha256;
+}
+
 export type ObserveDeps = Pick<GateDeps, 'exec' | 'openBusySampler' | 'computeProcesses' | 'progress'>;
 
 // Runs one leg on this host, writing its log (and the driver its events, the sampler its samples) under outDir.
@@ -109,7 +127,8 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
   mkdirSync(join(outDir, 'legs'), { recursive: true });
   if (files.events) rmSync(join(outDir, files.events), { force: true });
   const argv = legArgv(req, outDir);
-  const binarySha256 = await sha256File(req.binaryPath);
+  // Hashed while the driver runs (the leg does not wait on it), and once per unchanged binary.
+  const binaryHash = binarySha256Of(req.binaryPath);
 
   const foreign = new Set<number>();
   let contentionChecked = false;
@@ -150,7 +169,8 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
       },
     },
   );
-  const ours: TreeStop = (tree as TreeTracker | null)?.stop() ?? { pids: new Set(run.pid !== null ? [run.pid] : []), cpuS: null, host: null };
+  const binarySha256 = await binaryHash;
+  const ours: TreeStop = (tree as TreeTracker | null)?.stop(run.endNs) ?? { pids: new Set(run.pid !== null ? [run.pid] : []), cpuS: null, host: null };
   const stopped = sampler ? await sampler.stop() : null;
 
   const util: UtilPoint[] = [];
