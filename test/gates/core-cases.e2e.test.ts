@@ -85,7 +85,7 @@ describe('bad input and plumbing', () => {
     const log = join(result.runDir, result.legs[0].logFile);
     const an = nhg(repo.root, ['analyze', '--log', log]);
     expect(an.stdout).toMatch(/profile nh-ref: named by the leg log header/);
-    expect(an.stdout).toMatch(/token gate: STRICT PASS — re-judged by the harness against the leg's golden, as the leg was\n  leg 1 \[a3 decode\]: exit 0; tokens 8\/8 /);
+    expect(an.stdout).toMatch(/token gate: STRICT PASS \(engine's claim: the harness saw no ids\) — re-judged by the harness against the leg's golden, as the leg was\n  leg 1 \[a3 decode\]: exit 0; tokens 8\/8 /);
     expect(an.code).toBe(0);
     const liar = fakeRepo({ FAKE_MODE: 'liar' });
     const bad = JSON.parse(nhg(liar.root, ['a3', '--recipe', liar.recipePath, '--results-dir', join(liar.root, 'res'), '--json']).stdout);

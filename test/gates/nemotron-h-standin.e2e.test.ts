@@ -131,7 +131,7 @@ describe("the engine's own output: a short row's suffix, exit 1 before the load,
     expect(leg.crossCheck.agree).toBe(true);
     const a = await execa('node', [bin, 'analyze', '--log', join(res.runDir, leg.logFile), '--recipe', 'nemotron-h', '--arch', '121a'], { reject: false });
     expect(a.exitCode, a.stderr).toBe(4);
-    expect(a.stdout).toContain('judged: SHORT');
+    expect(a.stdout).toContain('token gate: SHORT — re-judged by the harness');
   }, 120_000);
 
   it('exit 1 before the load line (engine load FAILED) is VOID LOAD_FAILED, never "the engine said DIVERGENCE", and no reason prints as [object Object]', async () => {
@@ -172,7 +172,7 @@ describe('ab --flag DEVICE_MAMBA and analyze through the same recipe', () => {
     const log = join(res.runDir, leg.logFile);
     const a = await execa('node', [bin, 'analyze', '--log', log, '--recipe', 'nemotron-h', '--arch', '121a'], { reject: false });
     expect(a.exitCode, a.stderr).toBe(0);
-    expect(a.stdout).toMatch(/token gate: STRICT PASS — re-judged by the harness[\s\S]*the engine's own lines \(its claim\): block 0 mode=decode: 96\/96 over 3 prompt\(s\) \(full rows=3, short rows=0\); said STRICT PASS/);
+    expect(a.stdout).toMatch(/token gate: STRICT PASS \(engine's claim: the harness saw no ids\) — re-judged by the harness[\s\S]*the engine's own lines \(its claim\): block 0 mode=decode: 96\/96 over 3 prompt\(s\) \(full rows=3, short rows=0\); said STRICT PASS/);
     expect(a.stdout).toMatch(/per output token vs vLLM per output token [\d.]+x \([\d.]+ s \/ 0\.014369 s; both on 121a\)/);
     expect(a.stdout).toMatch(/93× ARM step T=1 nd=1 np=0 state_update_rows=23/);
     // The baselines are GB10's: on Thor they are withheld by name, never divided.
