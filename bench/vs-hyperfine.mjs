@@ -52,8 +52,10 @@ function hyperfine(i) {
 function nhGate() {
   const { wallS, stdout } = timed(process.execPath, [join(ROOT, 'bin', 'nh-gate.js'), 'ab', '--gate', GATE, '--results-dir', dir, '--json']);
   const r = JSON.parse(stdout);
-  const ci = r.comparison?.ci;
-  if (!ci) throw new Error(`nh-gate ab gave no interval: ${r.verdict?.word} ${r.verdict?.reasons?.join('; ')}`);
+  // The typed comparison: the per-token criterion's estimate and its interval.
+  const m = r.comparison?.metrics?.find((x) => x.metric === 'perOutputToken');
+  const ci = m?.interval && m.estimate?.status === 'measured' ? { estimate: m.estimate.value, lo: m.interval.lo, hi: m.interval.hi } : null;
+  if (!ci) throw new Error(`nh-gate ab gave no interval: ${r.verdict?.word} ${(r.verdict?.reasons ?? []).map((x) => `${x.code}: ${x.message}`).join('; ')}`);
   return { tool: 'nh-gate', wallS, legs: r.legs.length, ratio: ci.estimate, lo: ci.lo, hi: ci.hi, answer: `B/A ${ci.estimate.toFixed(4)}× [${ci.lo.toFixed(4)}, ${ci.hi.toFixed(4)}] (per output token, ${r.legs.length} legs, ${r.verdict.word})` };
 }
 
