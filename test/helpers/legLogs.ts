@@ -71,8 +71,8 @@ export async function expectLegLogsAgree(dirs: readonly string[]): Promise<numbe
       expect(again.verdict, where).toBe(leg.verdict);
       expect(legClass(again), where).toBe(legClass(leg as never));
       // The same reasons by code; a re-read log has no process tail, so LOAD_FAILED may not quote the last line.
-      expect(again.voidReasons.map((x) => x.code), where).toEqual(leg.voidReasons.map((x) => x.code));
-      again.voidReasons.forEach((x, i) => expect(leg.voidReasons[i]!.message.startsWith(x.message), where).toBe(true));
+      expect(again.voidReasons.map((x) => x.code), where).toEqual((leg.voidReasons as { code: string }[]).map((x) => x.code));
+      again.voidReasons.forEach((x, i) => expect((leg.voidReasons as { message: string }[])[i]!.message.startsWith(x.message), where).toBe(true));
       const { text, doc } = await analyzeLog(logPath);
       expectAnalyzeSaysOneThing(text, doc, leg as LegRecord, where);
       const mine = doc.quantities.perOutputToken;
