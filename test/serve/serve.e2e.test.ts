@@ -108,7 +108,10 @@ describe.skipIf(!llamaReady)(needsTitle('nh-gate serve against llama-server', LL
     expect(r.all).toMatch(/^\[2 req\/s\] TTFT p50 /m);
     const res = resultOf(r.all);
     expect(res.serve.points.map((p: { shape: { ratePerS: number } }) => p.shape.ratePerS)).toEqual([2, 8]);
-    expect(res.serve.knee.why).toBeTruthy();
+    // The knee is one of the three findings knee.ts names, the same sentence the run printed.
+    expect(res.serve.knee.why).toMatch(/^(fewer than two valid rates with a measured throughput \(\d\)|from 2 to 8 requests\/s output throughput went [\d.]+ → [\d.]+ tokens\/s|throughput still grew with the rate up to 8 requests\/s)/);
+    expect([null, 2]).toContain(res.serve.knee.ratePerS);
+    expect(r.all).toContain(` — ${res.serve.knee.why}`);
     expect(Object.keys(res.quantities)).toEqual(expect.arrayContaining(['2rps.ttftP50', '8rps.outputTokenThroughput']));
     // The server was started once: one load time, one server log.
     expect(readFileSync(join(runDirOf(r.all), 'server.log'), 'utf8').match(/main: server is listening/g)?.length ?? 1).toBe(1);
