@@ -2,22 +2,26 @@ import type { Recipe, RecipeFlag } from '../config/recipe.js';
 import { NhGateError } from '../errors.js';
 import { didYouMean } from '../config/nearest.js';
 
-// `--flag NAME` or `--flag NAME=V1,V2`: which flag, and (when given) the values of arms A and B.
+// `--flag NAME`, `--flag NAME=V1,V2` (an A/B: the values of arms A and B) or `--flag NAME=V1,V2,V3…` (a
+// sweep: three or more values, each an arm; src/plan/sweep.ts).
 export interface FlagSpec {
   name: string;
   arms: { A: string; B: string } | null;
+  // A sweep's values, in the order given (null: not a sweep).
+  sweep: string[] | null;
 }
 
 // Parses the --flag text; a malformed value list is a usage error that shows the shape.
 export function parseFlagSpec(text: string): FlagSpec {
   const eq = text.indexOf('=');
-  if (eq < 0) return { name: text, arms: null };
+  if (eq < 0) return { name: text, arms: null, sweep: null };
   const name = text.slice(0, eq);
   const values = text.slice(eq + 1).split(',').map((v) => v.trim());
-  if (values.length !== 2 || values.some((v) => v.length === 0)) {
-    throw new NhGateError('USAGE', `--flag ${text}: an A/B takes exactly two values`, `pass --flag ${name}=A_VALUE,B_VALUE, e.g. --flag ${name}=1,2`);
+  if (values.length < 2 || values.some((v) => v.length === 0)) {
+    throw new NhGateError('USAGE', `--flag ${text}: an A/B takes two values and a sweep three or more, none empty`, `pass --flag ${name}=A_VALUE,B_VALUE (e.g. --flag ${name}=1,2) or --flag ${name}=1,2,4,8`);
   }
-  return { name, arms: { A: values[0]!, B: values[1]! } };
+  if (values.length > 2) return { name, arms: null, sweep: values };
+  return { name, arms: { A: values[0]!, B: values[1]! }, sweep: null };
 }
 
 // One arm's value as the environment sees it: a string, or null for "leave the variable unset".

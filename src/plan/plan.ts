@@ -2,6 +2,7 @@ import type { Recipe } from '../config/recipe.js';
 import { declaredFlag } from '../config/recipe.js';
 import type { Gate } from '../config/gate.js';
 import { NhGateError } from '../errors.js';
+import type { LegArm } from '../results/types.js';
 import { abbaOrder, randomOrder, type Arm } from './order.js';
 import { applyArm, resolveArmValue } from './flagArms.js';
 
@@ -21,7 +22,7 @@ export interface ArmSpec {
 // One leg to run: its position, arm, environment and mode. The driver argv is the same for every leg.
 export interface PlannedLeg {
   index: number;
-  arm: Arm | 'single';
+  arm: LegArm;
   label: string;
   env: Record<string, string>;
   // Variables the leg's process must NOT see, even when the harness's environment has them.
@@ -32,7 +33,8 @@ export interface PlannedLeg {
 export interface Plan {
   kind: 'a3' | 'ab';
   legs: PlannedLeg[];
-  order: 'abba' | 'random' | 'single';
+  // williams: a sweep's blocks (src/plan/sweep.ts).
+  order: 'abba' | 'random' | 'single' | 'williams';
   seed: number | null;
   flag: { name: string; env: string; on: string; off: string | null } | null;
   arms: { A: ArmSpec; B: ArmSpec } | null;

@@ -6,6 +6,7 @@ import type { LegRecord, RunResult } from '../results/types.js';
 import { armRows, FIGURE_KEYS, FIGURES, legRow, legRows, measuredFigures, type FigureKey, type LegRow } from './rows.js';
 import { alignedLines, armGrid, legGrid, refusalTag, unmeasuredLines, verdictCell } from './tables.js';
 import { headerLines, slurmLine, verdictLine } from './text.js';
+import { sweepGrid, sweepMethodLines, sweepOf } from './sweepTable.js';
 
 // The default text output: one line per leg as it ends, then the leg and arm tables, the run's figures and
 // the verdict. Every figure left out here is in --verbose, summary.md, report.html and result.json.
@@ -59,6 +60,8 @@ export function tailLines(r: RunResult): string[] {
   if (rows.length >= 2) out.push('', ...alignedLines(legGrid(rows)));
   const arms = armRows(rows);
   if (arms.length > 0) out.push('', ...alignedLines(armGrid(arms, measuredFigures(rows))));
+  const sweep = sweepOf(r);
+  if (sweep) out.push('', ...alignedLines(sweepGrid(sweep)), ...sweepMethodLines(sweep));
   out.push(...unmeasuredLines(rows));
   const contended = r.legs.filter((l) => l.contention.cpu).length;
   if (contended > 0) out.push(`CPU contended: ${contended} of ${r.legs.length} leg(s) ran while other processes used more than half the host's CPU (each leg's sentence: --verbose or summary.md)`);

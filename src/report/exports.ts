@@ -2,6 +2,8 @@ import type { RunResult } from '../results/types.js';
 import { armRows, FIGURE_KEYS, FIGURES, legRows, measuredFigures, type ArmRow, type LegRow } from './rows.js';
 import { armGrid, legGrid, markdownLines } from './tables.js';
 import { verdictReasons } from './text.js';
+import { sweepGrid, sweepMethodLines, sweepOf } from './sweepTable.js';
+import type { SweepRecord } from '../results/comparison.js';
 
 // --export-csv / --export-markdown / --export-json / --export-jsonl, hyperfine's way: each format is a pure
 // serialize(result) → string over the same rows (one per leg, one per arm); writing them is exportWrite.ts.
@@ -22,7 +24,7 @@ const STATS = [['', 'leg: the figure; arm: the mean over its legs that passed th
 export const COLUMNS: Column[] = [
   { key: 'row', unit: null, means: "'leg' or 'arm'" },
   { key: 'leg', unit: null, means: '1-based leg number in run order (empty on an arm row)' },
-  { key: 'arm', unit: null, means: "A, B, or 'single' (a3)" },
+  { key: 'arm', unit: null, means: "A, B, 'single' (a3), or a sweep arm as FLAG=VALUE" },
   { key: 'label', unit: null, means: 'the leg as the plan names it' },
   { key: 'mode', unit: null, means: 'decode or fresh-prefill' },
   { key: 'verdict', unit: null, means: "the leg's token verdict" },
@@ -35,6 +37,10 @@ export const COLUMNS: Column[] = [
   { key: 'decode_window_s', unit: 's', means: "engine load-complete line to the last token's arrival" },
   ...FIGURE_KEYS.flatMap((k) => STATS.map(([suffix, what]) => ({ key: `${FIGURES[k].key}${suffix}`, unit: suffix === '_n' ? 'legs' : FIGURES[k].unit, means: `${FIGURES[k].means}; ${what}` }))),
   { key: 'refused', unit: null, means: 'figures this leg refused, as column=REASON; …' },
+  { key: 'ratio_vs_baseline', unit: 'x', means: "sweep arm: median s/token of the arm ÷ the baseline arm's" },
+  { key: 'ratio_vs_baseline_lo', unit: 'x', means: "sweep arm: the ratio's lower bound (Bonferroni-adjusted bootstrap interval)" },
+  { key: 'ratio_vs_baseline_hi', unit: 'x', means: "sweep arm: the ratio's upper bound" },
+  { key: 'word', unit: null, means: "sweep arm: its criteria's word against the baseline (Holm-corrected), 'baseline', or empty when no claim" },
 ];
 
 export type FlatRow = Record<string, string | number | boolean | null>;
@@ -75,10 +81,20 @@ export function armFlat(a: ArmRow): FlatRow {
   return row;
 }
 
+// A sweep arm's row also carries its ratio against the baseline, the interval and the word.
+function withSweep(row: FlatRow, s: SweepRecord | null): FlatRow {
+  if (!s) return row;
+  if (row.arm === s.baseline) return { ...row, word: 'baseline' };
+  const c = s.comparisons.find((x) => x.arm === row.arm);
+  if (!c) return row;
+  return { ...row, ratio_vs_baseline: c.ratio.status === 'measured' ? c.ratio.value : null, ratio_vs_baseline_lo: c.interval?.lo ?? null, ratio_vs_baseline_hi: c.interval?.hi ?? null, word: c.word, refused: c.ratio.status === 'measured' ? (row.refused ?? null) : `ratio_vs_baseline=${c.ratio.reason}` };
+}
+
 // Leg rows then arm rows, flat.
 export function flatRows(r: RunResult): FlatRow[] {
   const legs = legRows(r);
-  return [...legs.map(legFlat), ...armRows(legs).map(armFlat)];
+  const s = sweepOf(r);
+  return [...legs.map(legFlat), ...armRows(legs).map((a) => withSweep(armFlat(a), s))];
 }
 
 function csvField(v: FlatRow[string]): string {
@@ -119,6 +135,8 @@ export function serializeMarkdown(r: RunResult): string {
   const out = [`## nh-gate ${r.command}${r.gate ? ` ${r.gate.name}` : ''}: ${r.verdict.word}`, ''];
   if (legs.length) out.push(...markdownLines(legGrid(legs)), '');
   if (arms.length) out.push(...markdownLines(armGrid(arms, measuredFigures(legs))), '');
+  const s = sweepOf(r);
+  if (s) out.push(...markdownLines(sweepGrid(s)), '', ...sweepMethodLines(s), '');
   return out.join('\n');
 }
 

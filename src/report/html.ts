@@ -4,6 +4,8 @@ import type { Quantity } from '../quantity/types.js';
 import type { RunResult } from '../results/types.js';
 import { armRows, FIGURES, legRows, measuredFigures, type LegRow } from './rows.js';
 import { armGrid, figureCell, legGrid, unmeasuredLines, verdictCell } from './tables.js';
+import { sweepGrid, sweepMethodLines, sweepOf } from './sweepTable.js';
+import type { SweepRecord } from '../results/comparison.js';
 import { headerLines, legLines, verdictLine, verdictReasons } from './text.js';
 
 // report.html: one self-contained page per run (no script, no request: styles and SVG plots inline) that a
@@ -65,6 +67,13 @@ function armTable(rows: LegRow[]): string {
   return `<h2>Arms</h2><table id="arms"><thead>${row(g.head.map((h) => `<th>${esc(h)}</th>`))}</thead><tbody>${body.join('')}</tbody></table>`;
 }
 
+// A sweep's per-arm table, with the design and the correction stated under it.
+function sweepTable(s: SweepRecord): string {
+  const g = sweepGrid(s);
+  const body = g.rows.map((cells) => `<tr>${cells.map((c, j) => `<td${g.right[j] ? ' class="n"' : ''}>${esc(c)}</td>`).join('')}</tr>`);
+  return `<h2>Sweep</h2><table id="sweep"><thead>${row(g.head.map((h) => `<th>${esc(h)}</th>`))}</thead><tbody>${body.join('')}</tbody></table>${list(sweepMethodLines(s), 'muted')}`;
+}
+
 function list(items: string[], cls = ''): string {
   return items.length ? `<ul${cls ? ` class="${cls}"` : ''}>${items.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : '';
 }
@@ -82,6 +91,8 @@ export function renderHtml(r: RunResult, plots: readonly InlinePlot[]): string {
     `<p class="muted">${esc(headerLines(r, false).slice(1).join(' · '))} · started ${esc(r.startedAt)}</p>`,
   ];
   if (rows.length) parts.push('<h2>Legs</h2>', legTable(r, rows), list(unmeasuredLines(rows), 'muted'), armTable(rows));
+  const sweep = sweepOf(r);
+  if (sweep) parts.push(sweepTable(sweep));
   const figures = Object.values(r.quantities).map(renderQuantity);
   if (figures.length) parts.push('<h2>Figures</h2>', list(figures));
   if (r.notes.length) parts.push('<h2>Notes</h2>', list(r.notes));

@@ -3,7 +3,7 @@ import { tokensPerSecond } from '../quantity/perToken.js';
 import { summarize, type Summary } from '../stats/summary.js';
 import { formatReason } from '../verdict/reasons.js';
 import { isPass, type TokenWord } from '../verdict/words.js';
-import type { LegRecord, RunResult } from '../results/types.js';
+import type { LegArm, LegRecord, RunResult } from '../results/types.js';
 
 // The figures every table, export and report.html shows, one row per leg and one per arm, read from the
 // result record alone. Each figure is named once here (what it is, its unit, where a leg keeps it), so the
@@ -40,7 +40,8 @@ export interface LegRow {
 }
 
 export interface ArmRow {
-  arm: 'A' | 'B';
+  // A or B of an A/B, or a sweep arm ('THREADS=4').
+  arm: Exclude<LegArm, 'single'>;
   mode: string;
   // Legs of this arm (warm-ups excluded), and per figure the summary over its token-gated measured values.
   legs: number;
@@ -79,7 +80,8 @@ export function legRows(r: RunResult): LegRow[] {
 // gives no figure at all). Warm-up legs ran and were discarded, so they are not counted here either.
 export function armRows(rows: readonly LegRow[]): ArmRow[] {
   const out: ArmRow[] = [];
-  for (const arm of ['A', 'B'] as const) {
+  const seen = [...new Set(rows.flatMap((x) => (x.arm === 'single' ? [] : [x.arm])))];
+  for (const arm of orderArms(seen)) {
     const mine = rows.filter((x) => x.arm === arm && !x.warmup);
     if (mine.length === 0) continue;
     const stats = {} as Record<FigureKey, Summary | null>;
@@ -91,6 +93,14 @@ export function armRows(rows: readonly LegRow[]): ArmRow[] {
     out.push({ arm, mode: mine[0]!.mode, legs: mine.length, stats });
   }
   return out;
+}
+
+// A and B in that order; a sweep's arms by their value, numerically when every value is a number (THREADS
+// 1, 2, 4, 8 — the run order of a balanced design is not it), else as first run.
+export function orderArms<T extends string>(arms: readonly T[]): T[] {
+  const value = (a: string): number => Number(a.slice(a.indexOf('=') + 1));
+  if (arms.every((a) => a === 'A' || a === 'B')) return arms.slice().sort();
+  return arms.every((a) => a.includes('=') && Number.isFinite(value(a))) ? arms.slice().sort((x, y) => value(x) - value(y)) : arms.slice();
 }
 
 // The figures with a value in at least one row: the columns a compact table shows.

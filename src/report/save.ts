@@ -9,6 +9,7 @@ import { renderHtml, type InlinePlot } from './html.js';
 import type { RunListener } from './live.js';
 import type { RunResult } from '../results/types.js';
 import { sweepSpec, type SweepPlotPoint } from './servePlot.js';
+import { scalingSpec } from './sweepPlot.js';
 
 // Plot inputs gathered while legs run (they are not part of result.json: the raw data is in the leg files).
 export interface PlotInputs {
@@ -40,6 +41,8 @@ export async function saveRun(r: RunResult, plots: PlotInputs, live?: RunListene
   if (r.status !== 'running') {
     for (const t of plots.timelines) svgs.push({ file: t.file, svg: await renderSvg(busyTimelineSpec(t.input)) });
     if (plots.ab && plots.ab.legs.length > 0) svgs.push({ file: 'ab-per-token.svg', svg: await renderSvg(abLegsSpec(plots.ab.title, plots.ab.legs)) });
+    const flagSweep = r.comparison?.kind === 'ab' ? r.comparison.sweep : undefined;
+    if (flagSweep) svgs.push({ file: 'sweep.svg', svg: await renderSvg(scalingSpec(flagSweep)) });
     if (plots.sweep && plots.sweep.points.length > 0) svgs.push({ file: 'serve-sweep.svg', svg: await renderSvg(sweepSpec(plots.sweep.title, plots.sweep.latencyLabel, plots.sweep.points)) });
   }
   const plotFiles = svgs.map((p) => p.file);

@@ -2,6 +2,7 @@ import { renderQuantity } from '../quantity/render.js';
 import type { RunResult } from '../results/types.js';
 import { legLines, verdictReasons } from './text.js';
 import { armRows, legRows, measuredFigures } from './rows.js';
+import { sweepGrid, sweepMethodLines, sweepOf } from './sweepTable.js';
 import { armGrid, legGrid, markdownLines, unmeasuredLines } from './tables.js';
 import { runWitness, witnessedWord } from '../verdict/witness.js';
 
@@ -37,6 +38,8 @@ export function renderSummaryMd(r: RunResult, plots: string[]): string {
     if (unmeasured.length) out.push(...unmeasured.map((x) => `- ${cell(x)}`), '');
     const arms = armRows(rows);
     if (arms.length) out.push('### Arms', '', ...markdownLines(armGrid(arms, measuredFigures(rows))), '');
+    const sweep = sweepOf(r);
+    if (sweep) out.push('### Sweep', '', ...markdownLines(sweepGrid(sweep)), '', ...sweepMethodLines(sweep).map((x) => `- ${cell(x)}`), '');
   }
   const figures = Object.values(r.quantities);
   if (figures.length) {

@@ -11,8 +11,9 @@ export type ClaimTest = 'superiority' | 'non-inferiority' | 'equivalence';
 // The effect's scale: one arm ÷ the other, or one − the other in percentage points.
 export type EffectScale = 'ratio' | 'points';
 
-// The A/B forms: one binary under a flag at fixed N or sequentially, an A/A calibration, or two commits.
-export type AbForm = 'fixed' | 'sequential' | 'aa' | 'cross-commit';
+// The A/B forms: one binary under a flag at fixed N or sequentially, an A/A calibration, two commits, or a
+// sweep of N values of one flag, each against a baseline value.
+export type AbForm = 'fixed' | 'sequential' | 'aa' | 'cross-commit' | 'sweep';
 
 // An interval on one effect, in the effect's units (a ratio, or percentage points), and how it was made.
 export interface EffectInterval {
@@ -159,6 +160,43 @@ export interface AbComparison {
   // null: the engine printed no counters; false: identical counters and one binary in both arms.
   armsDiffered: boolean | null;
   outliers: OutlierLeg[];
+  // A sweep: its arms, design, correction and one comparison per arm against the baseline.
+  sweep?: SweepRecord;
+}
+
+// One arm of a sweep: its legs and per-token figures (median over the legs that passed their token gate).
+export interface SweepArmRecord {
+  arm: string;
+  value: string;
+  baseline: boolean;
+  // Judged legs of the arm, and those with a measured per-token time that passed their token gate.
+  legs: number;
+  n: number;
+  medianPerTokenS: number | null;
+  tokensPerS: number | null;
+}
+
+// One non-baseline arm against the baseline: the per-token ratio with its simultaneous (Bonferroni)
+// interval, each criterion as Holm's step-down decided it, and the arm's word by the gate's combine rule.
+export interface SweepComparisonRecord {
+  arm: string;
+  value: string;
+  ratio: Quantity;
+  interval: EffectInterval | null;
+  metrics: MetricComparison[];
+  // Per criterion: the Holm step that decided it (null: never) and the per-comparison α it was tested at.
+  holm: Array<{ key: string; step: number | null; alpha: number }>;
+  word: HypothesisWord | null;
+}
+
+export interface SweepRecord {
+  flag: string;
+  baseline: string;
+  values: string[];
+  design: { kind: 'williams'; blocks: number; cycle: number; order: string[][]; text: string };
+  correction: { method: 'holm'; familyAlpha: number; comparisons: number; intervals: 'bonferroni'; intervalLevel: number; text: string };
+  arms: SweepArmRecord[];
+  comparisons: SweepComparisonRecord[];
 }
 
 // A busy run: the process, the window busy was taken over, clocks and the sampler.

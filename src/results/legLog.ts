@@ -17,7 +17,7 @@ export const LegLogHeaderSchema = z.strictObject({
   events: z.string().nullable().describe('events file, relative to the log'),
   deviceClaim: z.boolean(),
   index: z.number().int().nonnegative(),
-  arm: z.enum(['A', 'B', 'single']),
+  arm: z.union([z.enum(['A', 'B', 'single']), z.templateLiteral([z.string(), '=', z.string()])]).describe("A, B, single, or a sweep arm named by flag and value ('THREADS=4')"),
   label: z.string(),
   requireWitness: z.literal('harness').optional().describe("the gate's \"witness\": \"harness\" (a pass from counters alone is VOID)"),
 });

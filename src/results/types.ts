@@ -66,9 +66,19 @@ export interface CrossCheck {
   explanation: string;
 }
 
+// A leg's arm: A or B of an A/B, 'single' for an a3 leg, or a sweep arm named by its flag and value
+// ('THREADS=4'): a sweep has N arms, and the '=' keeps its names apart from A, B and single.
+export type SweepArm = `${string}=${string}`;
+export type LegArm = 'A' | 'B' | 'single' | SweepArm;
+
+// Whether an arm is a sweep's (named by flag and value) rather than an A/B's A or B.
+export function isSweepArm(arm: string): arm is SweepArm {
+  return arm.includes('=');
+}
+
 export interface LegRecord {
   index: number;
-  arm: 'A' | 'B' | 'single';
+  arm: LegArm;
   label: string;
   mode: string;
   flagEnv: Record<string, string>;

@@ -1,3 +1,4 @@
+import type { LegArm } from '../results/types.js';
 import { join } from 'node:path';
 import type { SlurmConfig } from './config.js';
 
@@ -7,7 +8,7 @@ import type { SlurmConfig } from './config.js';
 
 export interface SbatchLeg {
   jobName: string;
-  arm: 'A' | 'B' | 'single';
+  arm: LegArm;
   // The arch the series claims ('cpu' claims none); a constraint is added when the config names one for it.
   arch: string;
   // The node the series is pinned to (config pin: series), once the first leg has landed.
@@ -37,7 +38,8 @@ export function sbatchArgv(c: SlurmConfig, leg: SbatchLeg): string[] {
   // --no-requeue: a job on a lost node ends NODE_FAIL for nh-gate to report, instead of Slurm running it again unseen.
   args.push(`--time=${timeLimitMinutes(leg.timeoutS, c.timeMarginS)}`, '--no-requeue', '--export=NONE', `--output=${leg.outputPath}`, '--open-mode=truncate');
   args.push(...c.extraArgs);
-  if (leg.arm !== 'single') args.push(...c.armArgs[leg.arm]);
+  // armArgs place an A/B's two arms; a sweep's arms share the site's placement.
+  if (leg.arm === 'A' || leg.arm === 'B') args.push(...c.armArgs[leg.arm]);
   args.push(leg.scriptPath, ...(leg.hold ? ['--hold'] : []), leg.requestPath);
   return args;
 }

@@ -1,3 +1,4 @@
+import type { LegArm } from '../results/types.js';
 import { asJob, asStep } from './session/run.js';
 import { releaseLease } from './session/lease.js';
 import { jobArgv, leaseArgv, newSession, type NodeTask, type SlurmTasksOptions, type TaskOutcome, type TaskSite } from './session/state.js';
@@ -13,7 +14,7 @@ export type { NodeTask, SlurmTasksOptions, TaskOutcome, TaskSite } from './sessi
 
 export interface SlurmTasks {
   // sbatch --test-only: a missing sbatch or a partition the cluster lacks is a named error before any build.
-  preflight(runDir: string, arch: string, first: { arm: 'A' | 'B' | 'single'; timeoutS: number; scopeTasks: number }): Promise<void>;
+  preflight(runDir: string, arch: string, first: { arm: LegArm; timeoutS: number; scopeTasks: number }): Promise<void>;
   run(task: NodeTask, site: TaskSite): Promise<TaskOutcome>;
   // Ends the lease, if one is held (the series is done).
   release(): Promise<void>;

@@ -1,6 +1,11 @@
 import { mean, median } from './summary.js';
 
 // mulberry32: a tiny seeded PRNG, so an interval is reproducible from its stated seed.
+// A confidence level as printed: 95%, 97.5%, 98.33% (a Holm or Bonferroni level is not a whole percent).
+export function levelPct(level: number): string {
+  return `${Number((level * 100).toPrecision(4))}%`;
+}
+
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -90,6 +95,6 @@ export function bootstrapRatioCi(treatment: readonly number[], control: readonly
     statistic,
     nTreatment: treatment.length,
     nControl: control.length,
-    method: `percentile bootstrap over legs: ratio of ${statistic}s, ${ratios.length} resamples, seed ${seed}, ${Math.round(level * 100)}% interval`,
+    method: `percentile bootstrap over legs: ratio of ${statistic}s, ${ratios.length} resamples, seed ${seed}, ${levelPct(level)} interval`,
   };
 }

@@ -1,5 +1,5 @@
 import { median } from './summary.js';
-import { seededRandom, type RatioCi } from './bootstrap.js';
+import { levelPct, seededRandom, type RatioCi } from './bootstrap.js';
 
 // Percentile bootstrap CI for median(treatment) − median(control), resampling whole legs within each arm: the
 // interval of a points delta (busy B − A in percentage points). Null below two legs a side, as for the ratio.
@@ -19,6 +19,6 @@ export function bootstrapDeltaCi(treatment: readonly number[], control: readonly
   return {
     estimate: median(treatment) - median(control), lo: q(alpha), hi: q(1 - alpha), level, resamples, seed, statistic: 'median',
     nTreatment: treatment.length, nControl: control.length,
-    method: `percentile bootstrap over legs: difference of medians, ${resamples} resamples, seed ${seed}, ${Math.round(level * 100)}% interval`,
+    method: `percentile bootstrap over legs: difference of medians, ${resamples} resamples, seed ${seed}, ${levelPct(level)} interval`,
   };
 }

@@ -36,6 +36,8 @@ export const VERDICT_REASON_CODES = [
   'AA_CALIBRATION',
   // The run's own faults: the harness died, the results disk filled or could not be written.
   'HARNESS_DIED', 'DISK_FULL', 'UNWRITABLE',
+  // A flag sweep's correction for its several comparisons against the baseline (method and levels).
+  'MULTIPLE_COMPARISONS',
   // A serve sweep's knee: the rate past which throughput stopped growing (or why none was found).
   'SWEEP_KNEE',
 ] as const;

@@ -13,7 +13,7 @@ const plan = (flag: string, arms?: { A: string; B: string }) => planAb({ recipe,
 describe('flags with values', () => {
   it('--flag THREADS=1,2 runs arm A with one thread and arm B with two', () => {
     const spec = parseFlagSpec('THREADS=1,2');
-    expect(spec).toEqual({ name: 'THREADS', arms: { A: '1', B: '2' } });
+    expect(spec).toEqual({ name: 'THREADS', arms: { A: '1', B: '2' }, sweep: null });
     const p = plan(spec.name, spec.arms!);
     expect(p.arms!.A.env.LLAMA_ARG_THREADS).toBe('1');
     expect(p.arms!.B.env.LLAMA_ARG_THREADS).toBe('2');
@@ -44,7 +44,7 @@ describe('flags with values', () => {
       expect((err as Error).message).toMatch(/does not declare the value '3'/);
       expect((err as NhGateError).hint).toMatch(/on, off, default, 1, 2, 4/);
     }
-    expect(() => parseFlagSpec('THREADS=1')).toThrow(/exactly two values/);
+    expect(() => parseFlagSpec('THREADS=1')).toThrow(/an A\/B takes two values and a sweep three or more/);
   });
 
   it('a recipe whose flag default is not on, off or a declared value does not validate', () => {

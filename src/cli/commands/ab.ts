@@ -5,17 +5,18 @@ import { executorOptions, parseExecutor, withExecutor, type ExecutorCliOptions }
 import { outputOptions, runOutput, type OutputCliOptions } from '../report.js';
 import { positiveSeconds } from './a3.js';
 import { cliArms, crossCommitRequested, intAtLeast, stopOf, wholeNumber, type AbCliOptions } from './abRequest.js';
-import type { ExitClass } from '../../errors.js';
+import { NhGateError, type ExitClass } from '../../errors.js';
 import { parseFlagSpec } from '../../plan/flagArms.js';
 
-type Options = AbCliOptions & ExecutorCliOptions & OutputCliOptions;
+type Options = AbCliOptions & ExecutorCliOptions & OutputCliOptions & { baseline?: string };
 
 // Registers `nh-gate ab`: every A/B form (fixed, sequential, A/A, cross-commit) through one plan, series and judge.
 export function register(program: Command): void {
   outputOptions(executorOptions(program
     .command('ab')))
     .description('A/B of one flag in one binary (or of two commits): interleaved token-gated legs, each criterion with its interval, the verdict against the pre-registered gate')
-    .option('--flag <name[=A,B]>', "the recipe flag to compare: NAME (A = off, B = on unless the gate's arms say otherwise) or NAME=A_VALUE,B_VALUE (on, off, default or a declared value)")
+    .option('--flag <name[=A,B]>', "the recipe flag to compare: NAME (A = off, B = on unless the gate's arms say otherwise), NAME=A_VALUE,B_VALUE (on, off, default or a declared value), or NAME=V1,V2,V3… (a sweep: every value an arm, each against --baseline)")
+    .option('--baseline <value>', 'a sweep\'s baseline value, every other arm compared with it (default: the first value listed)')
     .option('--gate <file>', 'a pre-registered gate of kind ab (its sha256 goes into the result)')
     .option('--recipe <name|file>', 'recipe (default: the gate\'s, else nh-ref)')
     .option('--golden <name|dir|file>', "golden (default: the gate's, else the recipe's)")
@@ -43,6 +44,9 @@ export function register(program: Command): void {
 // The command body: options → request → plan → dry run, or the series with the executor wrapped once.
 export async function abCommand(opts: Options): Promise<ExitClass> {
   parseExecutor(opts, 'ab', true);
+  const flag = opts.flag === undefined ? null : parseFlagSpec(opts.flag);
+  if (flag?.sweep) return (await import('./abSweep.js')).sweepCommand(opts, flag.name, flag.sweep);
+  if (opts.baseline !== undefined) throw new NhGateError('USAGE', '--baseline names the baseline arm of a sweep', 'list three or more values, e.g. --flag THREADS=1,2,4 --baseline 2 (an A/B\'s arms are A and B)');
   const timeoutS = positiveSeconds('--timeout', opts.timeout);
   const cross = crossCommitRequested(opts);
   const [{ loadInputs }, { planAbForm }, { runAbPlan }, { realDeps }, { abPlanJson, abPlanText }, { resolveCommits }] = await Promise.all([

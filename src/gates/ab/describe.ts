@@ -7,7 +7,7 @@ import type { AbPlan } from './plan.js';
 // An A/B plan as the reader sees it (--dry-run, the result's plan text, --resume's check) and as the series
 // runs it. The text says every choice the plan made, so two runs with the same text ran the same design.
 
-const FORM_NAME: Record<AbPlan['form'], string> = { fixed: 'fixed N', sequential: 'sequential', aa: 'A/A calibration', 'cross-commit': 'cross-commit' };
+const FORM_NAME: Record<AbPlan['form'], string> = { fixed: 'fixed N', sequential: 'sequential', aa: 'A/A calibration', 'cross-commit': 'cross-commit', sweep: 'sweep' };
 
 // The plan as lines of text.
 export function abPlanText(p: AbPlan): string {

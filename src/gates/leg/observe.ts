@@ -1,3 +1,4 @@
+import type { LegArm } from '../../results/types.js';
 import { join } from 'node:path';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import type { Recipe } from '../../config/recipe.js';
@@ -29,7 +30,7 @@ const RETAIN_LINES = 200;
 export interface LegRequest {
   name: string;
   index: number;
-  arm: 'A' | 'B' | 'single';
+  arm: LegArm;
   label: string;
   mode: Mode;
   driver: Pick<Recipe['driver'], 'argv' | 'goldenArgv' | 'eventsArgv' | 'modeArgv'>;

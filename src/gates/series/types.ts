@@ -1,3 +1,4 @@
+import type { LegArm } from '../../results/types.js';
 import type { Plan } from '../../plan/plan.js';
 import type { Quantity } from '../../quantity/types.js';
 import type { Comparison } from '../../results/comparison.js';
@@ -17,7 +18,7 @@ export type BinaryTree =
 
 // One build and the arms whose legs run it.
 export interface BinarySite {
-  arms: Array<'A' | 'B' | 'single'>;
+  arms: Array<LegArm>;
   tree: BinaryTree;
   // The build log's file name in the run directory.
   logFile: string;

@@ -1,3 +1,4 @@
+import type { LegArm } from '../../results/types.js';
 import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { monoNs, spanS } from '../../exec/clock.js';
@@ -18,7 +19,7 @@ export interface NodeTask {
   // File stem under <runDir>/legs/.
   name: string;
   kind: TaskKind;
-  arm: 'A' | 'B' | 'single';
+  arm: LegArm;
   arch: string;
   timeoutS: number;
   // The kind's request (JSON-safe); the environment to pass is in it, never in a shell string.

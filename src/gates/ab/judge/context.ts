@@ -17,7 +17,7 @@ export interface AbContext {
 // Counters averaged per leg in each arm, matched by field name; the fields that differ.
 export function diffCounters(legs: readonly LegRecord[]): CounterDiff[] {
   const per: Record<'A' | 'B', Array<Record<string, number>>> = { A: [], B: [] };
-  for (const l of legs) if (l.arm !== 'single') per[l.arm].push(l.counters);
+  for (const l of legs) if (l.arm === 'A' || l.arm === 'B') per[l.arm].push(l.counters);
   const fields = new Set([...per.A, ...per.B].flatMap((c) => Object.keys(c)));
   const out: CounterDiff[] = [];
   for (const f of [...fields].sort()) {

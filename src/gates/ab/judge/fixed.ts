@@ -2,7 +2,7 @@ import { measured, refused } from '../../../quantity/make.js';
 import type { Quantity } from '../../../quantity/types.js';
 import type { LegRecord } from '../../../results/types.js';
 import type { EffectInterval, MetricComparison } from '../../../results/comparison.js';
-import { bootstrapRatioCi, type RatioCi } from '../../../stats/bootstrap.js';
+import { bootstrapRatioCi, levelPct, type RatioCi } from '../../../stats/bootstrap.js';
 import { bootstrapDeltaCi } from '../../../stats/delta.js';
 import { median } from '../../../stats/summary.js';
 import type { Claim, ClaimCriterion } from '../claim.js';
@@ -30,7 +30,7 @@ function estimateOf(c: ClaimCriterion, legs: readonly LegRecord[], sub: number[]
   if (cross) return cross;
   if (sub.length === 0 || ref.length === 0) return refused(name, 'NO_SAMPLES', `arm ${sub.length === 0 ? c.subject : c.reference} has no leg with a measured ${c.quantity} that passed its token gate`);
   const label = (arm: 'A' | 'B', xs: number[]): string => `median of arm ${arm} (${xs.length} legs, ${labels[arm]})`;
-  const interval = { value: ci ? `[${ci.lo.toFixed(c.scale === 'ratio' ? 4 : 2)}, ${ci.hi.toFixed(c.scale === 'ratio' ? 4 : 2)}]` : 'none: fewer than 2 legs in an arm', label: ci ? `${Math.round(ci.level * 100)}% interval (${ci.method})` : 'interval' };
+  const interval = { value: ci ? `[${ci.lo.toFixed(c.scale === 'ratio' ? 4 : 2)}, ${ci.hi.toFixed(c.scale === 'ratio' ? 4 : 2)}]` : 'none: fewer than 2 legs in an arm', label: ci ? `${levelPct(ci.level)} interval (${ci.method})` : 'interval' };
   if (c.scale === 'points') {
     return measured(name, 'abPoints', median(sub) - median(ref), 'points', { subject: { value: median(sub), unit: c.unit, label: label(c.subject, sub) }, reference: { value: median(ref), unit: c.unit, label: label(c.reference, ref) }, interval });
   }
@@ -44,12 +44,13 @@ function estimateOf(c: ClaimCriterion, legs: readonly LegRecord[], sub: number[]
   });
 }
 
-// One criterion (or a report-only figure, judged: false) over the token-gated legs.
-export function judgeFixed(c: ClaimCriterion, legs: readonly LegRecord[], seed: number, claim: Pick<Claim, 'armLabels' | 'source'>): MetricComparison {
+// One criterion (or a report-only figure, judged: false) over the token-gated legs; a sweep asks for a wider
+// interval (a Holm or Bonferroni level) than the one comparison's 95%.
+export function judgeFixed(c: ClaimCriterion, legs: readonly LegRecord[], seed: number, claim: Pick<Claim, 'armLabels' | 'source'>, level = BOOTSTRAP_LEVEL): MetricComparison {
   const vals = armValues(legs, c.quantity);
   const sub = vals[c.subject];
   const ref = vals[c.reference];
-  const ci = c.scale === 'ratio' ? bootstrapRatioCi(sub, ref, { seed, level: BOOTSTRAP_LEVEL }) : bootstrapDeltaCi(sub, ref, { seed, level: BOOTSTRAP_LEVEL });
+  const ci = c.scale === 'ratio' ? bootstrapRatioCi(sub, ref, { seed, level }) : bootstrapDeltaCi(sub, ref, { seed, level });
   const estimate = estimateOf(c, legs, sub, ref, ci, claim.armLabels);
   const interval: EffectInterval | null = ci && estimate.status === 'measured' ? { lo: ci.lo, hi: ci.hi, level: ci.level, method: ci.method } : null;
   const base = {

@@ -1,6 +1,7 @@
 import type { HypothesisWord } from '../../../verdict/words.js';
 import type { RefutedAs } from '../../../results/comparison.js';
 import type { ClaimCriterion } from '../claim.js';
+import { levelPct } from '../../../stats/bootstrap.js';
 
 // The one interval-against-claim rule of every form and interval method: an interval wholly inside the
 // claim's region supports it, one wholly outside refutes it, one across an edge decides nothing. For a
@@ -60,5 +61,5 @@ export function combineWords(words: readonly HypothesisWord[], rule: 'all' | 'an
 // The interval as printed: its level, bounds in the effect's digits.
 export function intervalText(iv: { lo: number; hi: number; level: number }, scale: 'ratio' | 'points', what = 'interval'): string {
   const d = scale === 'ratio' ? 4 : 2;
-  return `${Math.round(iv.level * 100)}% ${what} [${iv.lo.toFixed(d)}, ${iv.hi.toFixed(d)}]`;
+  return `${levelPct(iv.level)} ${what} [${iv.lo.toFixed(d)}, ${iv.hi.toFixed(d)}]`;
 }

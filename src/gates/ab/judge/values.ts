@@ -22,7 +22,8 @@ export function legValue(l: LegRecord, key: string): { v: number } | { why: stri
 export function armValues(legs: readonly LegRecord[], key: string): ArmValues {
   const out: ArmValues = { A: [], B: [] };
   for (const l of legs) {
-    if (l.arm === 'single') continue;
+    // A sweep's legs reach here projected onto A and B, one pair of arms at a time.
+    if (l.arm !== 'A' && l.arm !== 'B') continue;
     const v = legValue(l, key);
     if ('v' in v) out[l.arm].push(v.v);
   }

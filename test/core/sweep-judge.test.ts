@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { judgeSweep, type SweepJudgeInput } from '../../src/gates/ab/judge/sweep.js';
+import { claimSpecOf } from '../../src/gates/ab/claim.js';
+import { GateSchema } from '../../src/config/gate.js';
+import { RecipeSchema } from '../../src/config/recipe.js';
+import { planSweep } from '../../src/plan/sweep.js';
+import { formatReason } from '../../src/verdict/reasons.js';
+import { sweepGrid } from '../../src/report/sweepTable.js';
+import { scalingPoints, scalingSpec } from '../../src/report/sweepPlot.js';
+import { flatRows, serializeCsv, serializeMarkdown } from '../../src/report/exports.js';
+import { armRows, legRows } from '../../src/report/rows.js';
+import { seriesKeyOf } from '../../src/results/seriesKey.js';
+import { ledgerEntry } from '../../src/results/ledger.js';
+import type { LegRecord, RunResult } from '../../src/results/types.js';
+import type { TokenWord } from '../../src/verdict/words.js';
+import { leg } from '../gates/fixtures.js';
+
+// A sweep through the one judge: each arm against the baseline as an A/B of the same blocks' legs, Holm's
+// step-down over the arms, Bonferroni intervals shown; then the per-arm table, the scaling plot's points,
+// the exports' rows and the series key, all read from the one judgement.
+
+const recipe = RecipeSchema.parse({
+  schemaVersion: 1, name: 'r-sweep', profile: 'nh-ref', sourceDir: '.', buildDir: 'b-{arch}',
+  configure: ['true'], build: ['true'], driver: { argv: ['true'], binary: 'x', env: {} },
+  flags: { THREADS: { env: 'T_THREADS', on: '2', off: '1', values: ['1', '2', '4', '8'], default: '2' } },
+});
+const design = planSweep({ recipe, gate: null, flag: 'THREADS', values: ['1', '2', '4'], blocks: 4, mode: 'decode', warmupLegs: 0 });
+const gateSpec = (metrics: unknown[], combine = 'all') => claimSpecOf(GateSchema.parse({ schemaVersion: 1, kind: 'ab', name: 'g', recipe: 'r', criteria: { statement: 's', combine, refutationFails: true, metrics } }));
+const faster = (pct: number) => ({ metric: 'perOutputToken', form: 'ratio', expect: 'on-lower', atLeastPct: pct });
+
+// The design's legs with per-token times per arm value, optionally one leg's verdict. Each arm's 4 legs spread
+// ±0.2% around its value and keep it as their median.
+const SPREAD = [0.998, 1, 1, 1.002];
+function legs(perToken: Record<string, number>, bad?: { index: number; verdict: TokenWord }): LegRecord[] {
+  return design.plan.legs.map((p) => {
+    const v = perToken[p.arm.slice(p.arm.indexOf('=') + 1)]! * SPREAD[Number(p.label.split('#')[1]) - 1]!;
+    const l = leg(p.index, 'A', v, bad?.index === p.index ? { verdict: bad.verdict } : {});
+    return { ...l, arm: p.arm, label: p.label, flagEnv: { T_THREADS: p.arm.slice(8) } };
+  });
+}
+
+const input = (ls: LegRecord[], spec: SweepJudgeInput['spec']): SweepJudgeInput => ({
+  spec, flag: { name: 'THREADS', env: 'T_THREADS', on: '2' }, design, legs: ls, warmupLegs: 0, plannedJudgedLegs: 12, deviations: [], seed: 1,
+});
+
+describe('judging a sweep', () => {
+  it('report-only: each arm against the baseline with a Bonferroni interval, nothing decided, MEASURED, the method stated', () => {
+    const j = judgeSweep(input(legs({ 1: 1, 2: 0.5, 4: 0.8 }), null));
+    expect(j.verdict.word).toBe('MEASURED');
+    expect(j.verdict.exitClass).toBe('passed');
+    const s = j.comparison.kind === 'ab' ? j.comparison.sweep! : null;
+    expect(j.comparison.kind === 'ab' && j.comparison.form).toBe('sweep');
+    expect(s!.correction).toMatchObject({ method: 'holm', comparisons: 2, intervals: 'bonferroni', familyAlpha: 0.05 });
+    expect(s!.correction.intervalLevel).toBeCloseTo(0.975, 12);
+    expect(s!.comparisons.map((c) => [c.arm, c.word, c.holm[0]!.step])).toEqual([['THREADS=2', null, null], ['THREADS=4', null, null]]);
+    expect(s!.comparisons[0]!.ratio.status === 'measured' && s!.comparisons[0]!.ratio.value).toBeCloseTo(0.5, 2);
+    expect(s!.comparisons[0]!.interval!.level).toBeCloseTo(0.975, 12);
+    expect(s!.arms.map((a) => [a.arm, a.baseline, a.n])).toEqual([['THREADS=1', true, 4], ['THREADS=2', false, 4], ['THREADS=4', false, 4]]);
+    expect(j.verdict.reasons.map(formatReason).join('\n')).toMatch(/MULTIPLE_COMPARISONS: nothing decided \(no claim registered\) over the 2 comparison\(s\) against THREADS=1; intervals Bonferroni-adjusted to 97\.5% so all 2 cover at once/);
+    expect(Object.keys(j.quantities)).toEqual(['ratio@THREADS=2', 'ratio@THREADS=4']);
+  });
+
+  it('with a criterion: each arm its word by Holm, combined across the arms by the gate\'s rule', () => {
+    const ls = legs({ 1: 1, 2: 0.5, 4: 0.97 });
+    const all = judgeSweep(input(ls, gateSpec([faster(10)])));
+    const s = all.comparison.kind === 'ab' ? all.comparison.sweep! : null;
+    expect(s!.comparisons.map((c) => [c.arm, c.word])).toEqual([['THREADS=2', 'SUPPORTED'], ['THREADS=4', 'REFUTED']]);
+    expect(s!.comparisons.map((c) => c.holm[0]!.step)).toEqual([1, 1]);
+    expect(all.verdict.word).toBe('REFUTED');
+    expect(all.verdict.claim).toMatch(/each arm against THREADS=1, combined by 'all' across the 2 arms/);
+    expect(all.verdict.reasons.map(formatReason).join('\n')).toMatch(/CRITERION: B = THREADS=2, A = THREADS=1: perOutputTokenRatio: 97\.5% interval \[[\d.]+, [\d.]+\] lies entirely within the criterion B\/A ≤ 0\.9000; decided in round 1 of Holm's step-down over 2 \(α 0\.025\)/);
+    expect(judgeSweep(input(ls, gateSpec([faster(10)], 'any'))).verdict.word).toBe('SUPPORTED');
+  });
+
+  it('an arm whose interval straddles the bound is UNRESOLVED, shown at the Bonferroni level', () => {
+    const ls = legs({ 1: 1, 2: 0.5, 4: 0.9 });
+    const j = judgeSweep(input(ls, gateSpec([faster(10)])));
+    const c = j.comparison.kind === 'ab' ? j.comparison.sweep!.comparisons[1]! : null;
+    expect(c!.word).toBe('UNRESOLVED');
+    expect(c!.holm[0]!.step).toBeNull();
+    expect(c!.metrics[0]!.text).toMatch(/not decided at any Holm step \(shown at the Bonferroni level 97\.5%\)/);
+    expect(j.verdict.word).toBe('UNRESOLVED');
+  });
+
+  it('a leg that is not a pass acts as in an A/B: named, no speed from it; a report-only sweep is VOID', () => {
+    const j = judgeSweep(input(legs({ 1: 1, 2: 0.5, 4: 0.8 }, { index: 4, verdict: 'VOID' }), null));
+    expect(j.verdict.word).toBe('VOID');
+    expect(j.verdict.exitClass).toBe('void');
+    expect(j.verdict.reasons.map(formatReason).join('\n')).toMatch(/LEG_NOT_PASSED: leg 5 \(THREADS=4 #2\): VOID/);
+    const s = j.comparison.kind === 'ab' ? j.comparison.sweep! : null;
+    expect(s!.arms.find((a) => a.arm === 'THREADS=4')).toMatchObject({ legs: 4, n: 3 });
+    expect(judgeSweep(input(legs({ 1: 1, 2: 0.5, 4: 0.8 }, { index: 1, verdict: 'DIVERGENCE' }), gateSpec([faster(10)]))).verdict.word).toBe('DIVERGENCE');
+  });
+
+  it('missing legs are named: a sweep stopped early is not a quiet verdict', () => {
+    const j = judgeSweep(input(legs({ 1: 1, 2: 0.5, 4: 0.8 }).slice(0, 7), gateSpec([faster(10)])));
+    expect(j.verdict.reasons.map(formatReason).join('\n')).toMatch(/MISSING_LEGS: only 7 of 12 legs ran/);
+  });
+});
+
+describe('a sweep in the outputs', () => {
+  const ls = legs({ 1: 1, 2: 0.5, 4: 0.8 });
+  const j = judgeSweep(input(ls, gateSpec([faster(10)])));
+  const r = { command: 'ab', gate: { name: 'g' }, recipe: { name: 'r-sweep' }, golden: { name: 'g0' }, runDir: 'runs/x', argv: [], finishedAt: '2026-01-01T00:00:00Z', arch: 'cpu', silicon: null, status: 'complete', plan: { warmupLegs: 0 }, legs: ls, quantities: j.quantities, comparison: j.comparison, verdict: j.verdict } as unknown as RunResult;
+  const s = j.comparison.kind === 'ab' ? j.comparison.sweep! : null;
+
+  it('the per-arm table: value, n, median s/token, tokens/s, ratio [interval], word; baseline first', () => {
+    const g = sweepGrid(s!);
+    expect(g.head).toEqual(['THREADS', 'n', 'median s/token', 'tokens/s', 'ratio vs THREADS=1 [97.5%]', 'word']);
+    expect(g.rows.map((x) => [x[0], x[1], x[4]!.split(' ')[0], x[5]])).toEqual([['1', '4', 'baseline', '—'], ['2', '4', '0.5000', 'SUPPORTED'], ['4', '4', '0.8000', 'SUPPORTED']]);
+    expect(g.rows[1]![4]).toMatch(/^0\.5000 \[0\.49\d\d, 0\.50\d\d\]$/);
+    expect(Number(g.rows[1]![3])).toBeCloseTo(2 / 1.003, 1);
+  });
+
+  it('the scaling plot: the baseline at 1, each arm its ratio and interval, by value', () => {
+    const pts = scalingPoints(s!);
+    expect(pts.map((p) => [p.value, p.baseline, Number(p.ratio.toFixed(3))])).toEqual([['1', true, 1], ['2', false, 0.5], ['4', false, 0.8]]);
+    expect(pts[1]!.lo).toBeLessThanOrEqual(0.5);
+    const spec = scalingSpec(s!) as { title: { text: string }; data: Array<{ name: string; values?: unknown[] }> };
+    expect(spec.title.text).toBe('THREADS sweep: per-token time ÷ THREADS=1');
+    expect(spec.data.find((d) => d.name === 'bars')!.values).toHaveLength(2);
+  });
+
+  it('exports: one row per leg and one per arm, the arm rows with their ratio, interval and word', () => {
+    const rows = flatRows(r);
+    expect(rows.filter((x) => x.row === 'leg')).toHaveLength(12);
+    const arms = rows.filter((x) => x.row === 'arm');
+    expect(arms.map((x) => [x.arm, x.word])).toEqual([['THREADS=1', 'baseline'], ['THREADS=2', 'SUPPORTED'], ['THREADS=4', 'SUPPORTED']]);
+    expect(arms[1]!.ratio_vs_baseline).toBeCloseTo(0.5, 3);
+    expect(arms[1]!.ratio_vs_baseline_lo).toBeLessThanOrEqual(arms[1]!.ratio_vs_baseline as number);
+    expect(serializeCsv(r).split('\r\n')[0]).toMatch(/,ratio_vs_baseline,ratio_vs_baseline_lo,ratio_vs_baseline_hi,word$/);
+    expect(serializeMarkdown(r)).toMatch(/\| THREADS \| n \| median s\/token \| tokens\/s \| ratio vs THREADS=1 \[97\.5%\] \| word \|/);
+    expect(serializeMarkdown(r)).toMatch(/correction: decisions by Holm's step-down/);
+    expect(armRows(legRows(r)).map((a) => a.arm)).toEqual(['THREADS=1', 'THREADS=2', 'THREADS=4']);
+  });
+
+  it('the ledger keeps each arm\'s figure with its interval, in a series of its own', () => {
+    const e = ledgerEntry(r);
+    expect(e.figures['perOutputTokenRatio@THREADS=2']).toMatchObject({ unit: 'x' });
+    expect(e.figures['perOutputTokenRatio@THREADS=2']!.lo).toBeLessThanOrEqual(0.5);
+    const key = seriesKeyOf(r);
+    expect(key.arms).toEqual(['THREADS=1 T_THREADS=1', 'THREADS=2 T_THREADS=2', 'THREADS=4 T_THREADS=4']);
+    const ab = seriesKeyOf({ ...r, legs: [{ ...ls[0]!, arm: 'A' }, { ...ls[1]!, arm: 'B' }] } as RunResult);
+    expect(ab.arms).toEqual(['A T_THREADS=1', 'B T_THREADS=2']);
+    expect(JSON.stringify(key)).not.toBe(JSON.stringify(ab));
+  });
+});
