@@ -61,6 +61,13 @@ export interface AbLegPoint {
   perTokenS: number | null;
 }
 
+// The arms' colours: A and B as always; a sweep's arms (THREADS=1, THREADS=2 …) one colour each.
+function armColours(legs: readonly AbLegPoint[]): NonNullable<Spec['scales']>[number] {
+  const arms = [...new Set(legs.map((l) => l.arm))];
+  if (arms.every((a) => a === 'A' || a === 'B')) return { name: 'c', type: 'ordinal', domain: ['A', 'B'], range: ['#3182bd', '#e6550d'] };
+  return { name: 'c', type: 'ordinal', domain: arms, range: { scheme: 'category10' } };
+}
+
 // A/B distributions: every inter-token interval of every leg as a point, the leg's per-token figure as a tick.
 export function abLegsSpec(title: string, legs: AbLegPoint[]): Spec {
   const points = legs.flatMap((l) => l.tokenS.map((v, i) => ({ leg: l.leg, arm: l.arm, ms: v * 1000, i })));
@@ -74,7 +81,7 @@ export function abLegsSpec(title: string, legs: AbLegPoint[]): Spec {
     scales: [
       { name: 'x', type: 'band', domain: legs.map((l) => l.leg), range: 'width', padding: 0.3 },
       { name: 'y', type: 'linear', domain: { fields: [{ data: 'points', field: 'ms' }, { data: 'ticks', field: 'ms' }] }, range: 'height', zero: true, nice: true },
-      { name: 'c', type: 'ordinal', domain: ['A', 'B'], range: ['#3182bd', '#e6550d'] },
+      armColours(legs),
     ],
     axes: [
       { orient: 'bottom', scale: 'x', title: 'leg (in run order)', labelAngle: -30, labelAlign: 'right' },
