@@ -74,5 +74,11 @@ describe.skipIf(!llamaReady)(needsTitle('a THREADS sweep on llama.cpp', LLAMA_NE
     expect(html).toMatch(/<table id="sweep">/);
     expect(html).toMatch(/<figure class="plot" id="sweep\.svg"><svg/);
     expect(readFileSync(join(runDir, 'sweep.svg'), 'utf8')).toMatch(/THREADS sweep: per-token time ÷ THREADS=1/);
+    // The same series' --resume: the plan text matches, every finished leg is kept; another sweep's plan is refused.
+    const again = await cli(['ab', '--recipe', 'llama-cpp', '--flag', 'THREADS=1,2,4', '--repeats', '2', '--results-dir', res, '--resume', runDir]);
+    expect(again.all).toMatch(/resumed .*: 6 finished leg\(s\) kept, 0 to run/);
+    const other = await cli(['ab', '--recipe', 'llama-cpp', '--flag', 'THREADS=1,2,8', '--repeats', '2', '--results-dir', res, '--resume', runDir]);
+    expect(other.exitCode, other.all).toBe(2);
+    expect(other.all).toMatch(/the plan differs/);
   }, 300_000);
 });
