@@ -50,6 +50,11 @@ export const GateSchema = z.strictObject({
   // Arm values: on, off, default or one of the flag's declared values.
   arms: z.strictObject({ A: z.string().min(1), B: z.string().min(1) }).optional(),
   env: z.record(z.string(), z.string()).default({}).describe('environment held constant across every leg'),
+  // A sweep of the gate's flag instead of two arms: every value an arm, each judged against the baseline.
+  sweep: z.strictObject({
+    values: z.array(z.string().min(1)).min(3).describe('three or more values of the flag (on, off, default or declared values), each an arm'),
+    baseline: z.string().min(1).optional().describe('the value every other arm is compared with (default: the first)'),
+  }).optional().describe('a sweep (docs/statistics.md, Sweeps): `nh-gate ab --gate FILE` runs these arms in Williams blocks, Holm-corrected'),
   sequential: SequentialSchema.optional(),
   warmupLegs: legs(0).optional().describe('legs run first and discarded (never judged)'),
   table: z.string().optional().describe('mutation table, for kind mutate'),
@@ -68,7 +73,18 @@ export const GateSchema = z.strictObject({
   if (g.report === 'only' && registered) ctx.addIssue({ code: 'custom', path: ['report'], message: '"only" judges nothing, but the gate registers a hypothesis or criteria — drop one of the two' });
   if (g.hypothesis && g.criteria) ctx.addIssue({ code: 'custom', path: ['criteria'], message: "a gate registers either 'hypothesis' or 'criteria', not both — move the hypothesis into criteria.metrics" });
   if (g.sequential) checkScales(g.sequential, g.criteria, g.hypothesis !== undefined, ctx);
+  if (g.sweep) checkSweep(g, g.sweep, ctx);
 });
+
+// A sweep names each value once, its baseline among them, and is neither two arms nor sequential.
+function checkSweep(g: { arms?: unknown; sequential?: unknown; kind: string }, sw: { values: string[]; baseline?: string | undefined }, ctx: z.RefinementCtx): void {
+  const dup = sw.values.find((v, i) => sw.values.indexOf(v) !== i);
+  if (dup !== undefined) ctx.addIssue({ code: 'custom', path: ['sweep', 'values'], message: `the value '${dup}' is listed twice — list each value once` });
+  if (sw.baseline !== undefined && !sw.values.includes(sw.baseline)) ctx.addIssue({ code: 'custom', path: ['sweep', 'baseline'], message: `'${sw.baseline}' is not one of sweep.values (${sw.values.join(', ')})` });
+  if (g.arms !== undefined) ctx.addIssue({ code: 'custom', path: ['sweep'], message: "a gate registers either two 'arms' or a 'sweep', not both" });
+  if (g.sequential !== undefined) ctx.addIssue({ code: 'custom', path: ['sweep'], message: 'a sweep runs fixed-N blocks: drop "sequential" (or compare two arms sequentially)' });
+  if (g.kind !== 'ab') ctx.addIssue({ code: 'custom', path: ['sweep'], message: `a sweep is an ab gate's design, not a ${g.kind} gate's` });
+}
 
 // A sequential gate registers a noise scale for every metric it judges: a ratio metric may use sigmaLogRatio,
 // a points metric needs its own (in points), so the anytime-valid test of each has the σ it assumes.

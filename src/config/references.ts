@@ -65,6 +65,15 @@ function gateRefs(p: Place, gate: Gate, out: Resolution): void {
   out.resolved.golden = shown(p, inputs.goldenPath);
   if (gate.kind !== 'ab' || inputs.flag === null) return;
   const spec = inputs.recipe.flags[inputs.flag]!;
+  if (gate.sweep) {
+    // A sweep's every value resolves (an undeclared one is named here, as the plan would refuse it).
+    const values = gate.sweep.values.map((t) => {
+      const v = resolveArmValue(inputs.recipe, inputs.flag!, spec, t);
+      return v.env === null ? `${v.label} (unset)` : `${v.label} (${spec.env}=${v.env})`;
+    });
+    out.resolved.flag = `${inputs.flag} → ${spec.env}: sweep ${values.join(', ')}; baseline ${gate.sweep.baseline ?? gate.sweep.values[0]}`;
+    return;
+  }
   const arms = gate.arms ?? { A: 'off', B: 'on' };
   const value = (a: 'A' | 'B'): string => {
     const v = resolveArmValue(inputs.recipe, inputs.flag!, spec, arms[a]);

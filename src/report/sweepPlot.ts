@@ -34,6 +34,8 @@ export function scalingPoints(s: SweepRecord): ScalingPoint[] {
 export function scalingSpec(s: SweepRecord): Spec {
   const points = scalingPoints(s);
   const bars = points.filter((p) => p.lo !== null && p.hi !== null);
+  // Stryker disable all: below is vega layout (sizes, colours, marks), checked by rendering it (the llama
+  // sweep test and report.html), not by a unit test of each literal; the data it draws is scalingPoints'.
   const title = `${s.flag} sweep: per-token time ÷ ${s.baseline}`;
   const subtitle = `baseline ringed; bars: ${levelPct(s.correction.intervalLevel)} Bonferroni intervals; below 1 is faster`;
   return {
@@ -64,3 +66,4 @@ export function scalingSpec(s: SweepRecord): Spec {
     ],
   };
 }
+// Stryker restore all

@@ -46,14 +46,19 @@ export async function abCommand(opts: Options): Promise<ExitClass> {
   parseExecutor(opts, 'ab', true);
   const flag = opts.flag === undefined ? null : parseFlagSpec(opts.flag);
   if (flag?.sweep) return (await import('./abSweep.js')).sweepCommand(opts, flag.name, flag.sweep);
-  if (opts.baseline !== undefined) throw new NhGateError('USAGE', '--baseline names the baseline arm of a sweep', 'list three or more values, e.g. --flag THREADS=1,2,4 --baseline 2 (an A/B\'s arms are A and B)');
+  const strayBaseline = (): NhGateError => new NhGateError('USAGE', '--baseline names the baseline arm of a sweep', 'list three or more values, e.g. --flag THREADS=1,2,4 --baseline 2, or pass a --gate with a "sweep" (an A/B\'s arms are A and B)');
+  if (opts.baseline !== undefined && opts.gate === undefined) throw strayBaseline();
   const timeoutS = positiveSeconds('--timeout', opts.timeout);
   const cross = crossCommitRequested(opts);
   const [{ loadInputs }, { planAbForm }, { runAbPlan }, { realDeps }, { abPlanJson, abPlanText }, { resolveCommits }] = await Promise.all([
     import('../../gates/setup.js'), import('../../gates/ab/plan.js'), import('../../gates/ab/run.js'), import('../../gates/deps.js'), import('../../gates/ab/describe.js'), import('../../build/worktrees.js'),
   ]);
   const output = await runOutput(opts);
-  const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: opts.flag === undefined ? undefined : parseFlagSpec(opts.flag).name, flagOptional: cross });
+  const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: flag?.name, flagOptional: cross });
+  // A gate that registers a sweep runs it, unless --flag names two values (an A/B of two of them).
+  const gateSweep = flag?.arms ? undefined : inputs.gate?.gate.sweep;
+  if (gateSweep) return (await import('./abSweep.js')).sweepCommand(opts, inputs.flag!, gateSweep.values, { inputs, output });
+  if (opts.baseline !== undefined) throw strayBaseline();
   const stop = stopOf(opts, inputs);
   const deps = await realDeps();
   const commits = cross ? await resolveCommits(deps.exec, inputs.root, opts.base!, opts.head!) : null;

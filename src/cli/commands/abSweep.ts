@@ -2,7 +2,8 @@ import { NhGateError } from '../../errors.js';
 import type { ExitClass } from '../../errors.js';
 import { printJson } from '../output.js';
 import { withExecutor, type ExecutorCliOptions } from '../executor.js';
-import { runOutput, type OutputCliOptions } from '../report.js';
+import { runOutput, type OutputCliOptions, type RunOutput } from '../report.js';
+import type { Inputs } from '../../gates/setup.js';
 import { positiveSeconds } from './a3.js';
 import { stopOf, type AbCliOptions } from './abRequest.js';
 
@@ -21,14 +22,15 @@ export function refuseSweepOptions(o: AbCliOptions): void {
   if (o.order !== undefined) no('--order', "a sweep's order is its Williams design (printed by --dry-run)");
 }
 
-export async function sweepCommand(opts: SweepCliOptions, flagName: string, values: string[]): Promise<ExitClass> {
+// The sweep from the command line (values from --flag), or from a gate's "sweep" (inputs and output already made).
+export async function sweepCommand(opts: SweepCliOptions, flagName: string, values: string[], pre?: { inputs: Inputs; output: RunOutput }): Promise<ExitClass> {
   refuseSweepOptions(opts);
   const timeoutS = positiveSeconds('--timeout', opts.timeout);
   const [{ loadInputs }, { planSweepForm, runSweepPlan, sweepPlanJson, sweepPlanText }, { realDeps }] = await Promise.all([
     import('../../gates/setup.js'), import('../../gates/ab/sweep.js'), import('../../gates/deps.js'),
   ]);
-  const output = await runOutput(opts);
-  const inputs = loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: flagName, flagOptional: false });
+  const output = pre?.output ?? await runOutput(opts);
+  const inputs = pre?.inputs ?? loadInputs({ command: 'ab', recipe: opts.recipe, golden: opts.golden, gate: opts.gate, flag: flagName, flagOptional: false });
   // Planned before anything is built or written: an undeclared value, a duplicate or a stray --baseline is refused here (exit 2).
   const plan = planSweepForm({
     stop: stopOf(opts, inputs), inputs, resultsBase: opts.resultsDir, values, baseline: opts.baseline,

@@ -3,6 +3,7 @@ import { balanceText, planSweep, type SweepDesign } from '../../plan/sweep.js';
 import type { PlanRecord } from '../../results/types.js';
 import type { GateDeps } from '../deps.js';
 import { runSeries, type SeriesOutcome, type SeriesPlan } from '../series/series.js';
+import type { Gate } from '../../config/gate.js';
 import { checkProducible, type ClaimSpec } from './claim.js';
 import { deviationsOf, refuseIfLocked, type DesignChoices, type Deviation } from './deviations.js';
 import { correctionText, judgeSweep } from './judge/sweep.js';
@@ -29,23 +30,32 @@ export interface SweepPlan {
   gateName: string;
 }
 
+// Where the command line's sweep departs from the gate's: other values (or a sweep of a two-arm gate), another baseline.
+function sweepDeviations(g: Gate | null, r: SweepRequest): Deviation[] {
+  if (!g) return [];
+  const values = r.values.join(',');
+  const out: Deviation[] = [];
+  const registered = g.sweep ? g.sweep.values.join(',') : g.arms ? `A=${g.arms.A},B=${g.arms.B}` : 'A=off,B=on';
+  if (registered !== values) out.push({ option: '--flag NAME=V1,V2,…', field: g.sweep ? 'sweep.values' : 'arms', registered, given: values, text: g.sweep ? `--flag ${r.inputs.flag}=${values} departs from the gate's registered sweep.values ${registered}` : `--flag ${r.inputs.flag}=${values} sweeps ${r.values.length} values where the gate registered two arms` });
+  const base = g.sweep ? (g.sweep.baseline ?? g.sweep.values[0]!) : null;
+  if (r.baseline !== undefined && base !== null && r.baseline !== base) out.push({ option: '--baseline', field: 'sweep.baseline', registered: base, given: r.baseline, text: `--baseline ${r.baseline} departs from the gate's registered sweep.baseline ${base}` });
+  return out;
+}
+
 // The sweep's plan, refused (exit 2) where a sweep cannot honour the request.
 export function planSweepForm(r: SweepRequest): SweepPlan {
   if (r.stop !== 'fixed') throw new NhGateError('USAGE', `a sweep (--flag ${r.inputs.flag}=${r.values.join(',')}) runs fixed-N blocks; ${r.stop === 'aa' ? '--aa' : '--sequential (or the gate\'s sequential.always)'} is not supported for it`, 'drop --sequential/--aa, or compare two values (--flag NAME=A,B) sequentially');
   if (r.cli.order !== undefined) throw new NhGateError('USAGE', `--order ${r.cli.order}: a sweep's order is its Williams design`, 'drop --order (the plan states the design)');
   const g = r.inputs.gate?.gate ?? null;
   const { arms: _arms, ...rest } = r.cli;
-  const deviations = [
-    ...deviationsOf(g, rest as DesignChoices),
-    ...(g ? [{ option: '--flag NAME=V1,V2,…', field: 'arms', registered: g.arms ? `A=${g.arms.A},B=${g.arms.B}` : 'A=off,B=on', given: r.values.join(','), text: `--flag ${r.inputs.flag}=${r.values.join(',')} sweeps ${r.values.length} values where the gate registered two arms` }] : []),
-  ];
+  const deviations = [...deviationsOf(g, rest as DesignChoices), ...sweepDeviations(g, r)];
   refuseIfLocked(r.inputs.gate, deviations);
   if (g?.mode === 'both' && !r.cli.mode) throw new NhGateError('BAD_INPUT', `${r.inputs.gate!.path}: mode: "both" — a sweep compares its arms in one mode`, 'register "mode": "decode" or "fresh-prefill", or pass --mode');
   const blocks = r.cli.repeats ?? g?.repeats ?? 4;
   const warmupLegs = r.cli.warmupLegs ?? g?.warmupLegs ?? 0;
   const spec = r.inputs.gate?.claim ?? null;
   if (spec) checkProducible(spec, r.inputs.recipe, r.inputs.gate!.path);
-  const design = planSweep({ recipe: r.inputs.recipe, gate: g, flag: r.inputs.flag!, values: r.values, baseline: r.baseline, blocks, mode: r.cli.mode ?? (g?.mode === 'both' ? 'decode' : g?.mode) ?? 'decode', warmupLegs });
+  const design = planSweep({ recipe: r.inputs.recipe, gate: g, flag: r.inputs.flag!, values: r.values, baseline: r.baseline ?? (g?.sweep && g.sweep.values.join(',') === r.values.join(',') ? g.sweep.baseline : undefined), blocks, mode: r.cli.mode ?? (g?.mode === 'both' ? 'decode' : g?.mode) ?? 'decode', warmupLegs });
   const flag = design.plan.flag!;
   return {
     design, spec, flag: { name: flag.name, env: flag.env, on: flag.on }, seed: r.cli.seed ?? g?.seed ?? 1, warmupLegs,
