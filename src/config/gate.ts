@@ -83,7 +83,7 @@ function checkSweep(g: { arms?: unknown; sequential?: unknown; kind: string }, s
   if (sw.baseline !== undefined && !sw.values.includes(sw.baseline)) ctx.addIssue({ code: 'custom', path: ['sweep', 'baseline'], message: `'${sw.baseline}' is not one of sweep.values (${sw.values.join(', ')})` });
   if (g.arms !== undefined) ctx.addIssue({ code: 'custom', path: ['sweep'], message: "a gate registers either two 'arms' or a 'sweep', not both" });
   if (g.sequential !== undefined) ctx.addIssue({ code: 'custom', path: ['sweep'], message: 'a sweep runs fixed-N blocks: drop "sequential" (or compare two arms sequentially)' });
-  if (g.kind !== 'ab') ctx.addIssue({ code: 'custom', path: ['sweep'], message: `a sweep is an ab gate's design, not a ${g.kind} gate's` });
+  if (g.kind !== 'ab') ctx.addIssue({ code: 'custom', path: ['sweep'], message: `a sweep is the design of an ab gate; this gate's kind is '${g.kind}'` });
 }
 
 // A sequential gate registers a noise scale for every metric it judges: a ratio metric may use sigmaLogRatio,

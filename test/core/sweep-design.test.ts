@@ -3,6 +3,7 @@ import { balanceText, checkSweepValues, planSweep, williamsCycle, williamsRow } 
 import { parseFlagSpec } from '../../src/plan/flagArms.js';
 import { RecipeSchema } from '../../src/config/recipe.js';
 import { NhGateError } from '../../src/errors.js';
+import { GateSchema } from '../../src/config/gate.js';
 
 // A sweep's design: N arms in blocks, each block a row of a Williams square, so that over a full cycle every
 // arm runs in every position, and after every other arm, equally often. Refusals happen at plan time.
@@ -85,5 +86,23 @@ describe('the sweep plan', () => {
     expect(parseFlagSpec('THREADS=1,2')).toEqual({ name: 'THREADS', arms: { A: '1', B: '2' }, sweep: null });
     expect(() => parseFlagSpec('THREADS=1')).toThrow(/an A\/B takes two values and a sweep three or more/);
     expect(() => parseFlagSpec('THREADS=1,,4')).toThrow(/none empty/);
+  });
+});
+
+describe('a gate that registers a sweep', () => {
+  const gate = (extra: Record<string, unknown>) => GateSchema.safeParse({ schemaVersion: 1, kind: 'ab', name: 'g', recipe: 'r', flag: 'THREADS', report: 'only', ...extra });
+  const messages = (r: ReturnType<typeof gate>): string[] => (r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+
+  it('three or more values, each once, the baseline among them', () => {
+    expect(gate({ sweep: { values: ['1', '2', '4'], baseline: '2' } }).success).toBe(true);
+    expect(messages(gate({ sweep: { values: ['1', '2'] } }))[0]).toMatch(/^sweep\.values: /);
+    expect(messages(gate({ sweep: { values: ['1', '2', '1'] } }))).toEqual(["sweep.values: the value '1' is listed twice — list each value once"]);
+    expect(messages(gate({ sweep: { values: ['1', '2', '4'], baseline: '8' } }))).toEqual(["sweep.baseline: '8' is not one of sweep.values (1, 2, 4)"]);
+  });
+
+  it('is neither two arms, nor sequential, nor another kind of gate', () => {
+    expect(messages(gate({ sweep: { values: ['1', '2', '4'] }, arms: { A: '1', B: '2' } }))).toEqual(["sweep: a gate registers either two 'arms' or a 'sweep', not both"]);
+    expect(messages(gate({ sweep: { values: ['1', '2', '4'] }, sequential: { sigmaLogRatio: 0.1, maxLegs: 8 } })).some((m) => m.startsWith('sweep: a sweep runs fixed-N blocks'))).toBe(true);
+    expect(messages(gate({ kind: 'a3', sweep: { values: ['1', '2', '4'] } }))).toContain("sweep: a sweep is the design of an ab gate; this gate's kind is 'a3'");
   });
 });

@@ -42,6 +42,19 @@ describe('a sweep is refused at plan time when it cannot be run as asked (exit 2
     expect(plan.text).toMatch(/Williams design over 4 arms, 4 block\(s\) = 1 full cycle\(s\) of 4/);
     expect(plan.legs).toHaveLength(16);
   });
+
+  it('a gate that registers the sweep runs it with its claim; a --baseline other than the gate\'s is a deviation', async () => {
+    const gate = join(CLI, '..', '..', 'gates', 'llama-cpp', 'threads-sweep.json');
+    const r = await cli(['ab', '--gate', gate, '--dry-run']);
+    expect(r.exitCode, r.all).toBe(0);
+    expect(r.stdout).toMatch(/^claim: the gate's 1 criterion\(s\), each arm against THREADS=1, combined by 'all'$/m);
+    expect(r.stdout).toMatch(/^correction: decisions by Holm's step-down over the 2 comparison\(s\) against THREADS=1 \(family-wise α 0\.05, per criterion\)/m);
+    expect(r.stdout).toMatch(/6 block\(s\) = 1 full cycle\(s\) of 6/);
+    expect(r.stdout).not.toMatch(/^deviation:/m);
+    const moved = await cli(['ab', '--gate', gate, '--baseline', '2', '--dry-run']);
+    expect(moved.stdout).toMatch(/^deviation: --baseline 2 departs from the gate's registered sweep\.baseline 1$/m);
+    expect(moved.stdout).toMatch(/^arms: THREADS=1, THREADS=2 \(baseline\), THREADS=4$/m);
+  });
 });
 
 describe.skipIf(!llamaReady)(needsTitle('a THREADS sweep on llama.cpp', LLAMA_NEED), () => {
