@@ -83,6 +83,7 @@ describe.skipIf(!llamaReady)(needsTitle('a THREADS sweep on llama.cpp', LLAMA_NE
       expect(result.verdict.word).toBe('MEASURED');
       for (const c of s.comparisons) expect(c.interval.level).toBeCloseTo(0.975, 9);
     }
+    expect(readFileSync(join(runDir, 'summary.md'), 'utf8')).toMatch(/### Sweep\n\n\| THREADS \| n \| median s\/token \| tokens\/s \| ratio vs THREADS=1 \[97\.5%\] \| word \|/);
     const html = readFileSync(join(runDir, 'report.html'), 'utf8');
     expect(html).toMatch(/<table id="sweep">/);
     expect(html).toMatch(/<figure class="plot" id="sweep\.svg"><svg/);
