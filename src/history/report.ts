@@ -12,14 +12,8 @@ import type { SeriesAnalysis } from './analyze.js';
 
 export const HISTORY_SCHEMA_VERSION = 1;
 
-export interface SeriesReport {
-  label: string;
-  gate: string | null;
-  // What ran (results/seriesKey.ts); null for a gated line written before series keys.
-  key: SeriesKey | null;
-  metric: string;
-  unit: string;
-  siliconKey: string;
+// A fitted series as reported: its identity (series.ts) with counts in place of its points.
+export interface SeriesReport extends Pick<HistorySeries, 'label' | 'gate' | 'key' | 'metric' | 'unit' | 'siliconKey'> {
   points: number;
   first: string;
   last: string;
