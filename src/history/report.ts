@@ -5,7 +5,6 @@ import type { LedgerRead, SkippedLine } from '../results/ledgerRead.js';
 import { describeSkipped } from '../results/ledgerRead.js';
 import { analyzeSeries, HISTORY_METHOD, type Better, type ChangePoint } from './analyze.js';
 import { buildSeries, type HistorySeries, type SeriesFilter, type UnkeyedGroup } from './series.js';
-import type { SeriesKey } from '../results/seriesKey.js';
 import type { SeriesAnalysis } from './analyze.js';
 
 // nh-gate history as data: ledger → series per silicon key → change points → the newest point's verdict.
