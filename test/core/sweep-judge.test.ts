@@ -12,6 +12,7 @@ import { armRows, legRows } from '../../src/report/rows.js';
 import { seriesKeyOf } from '../../src/results/seriesKey.js';
 import { ledgerEntry } from '../../src/results/ledger.js';
 import type { LegRecord, RunResult } from '../../src/results/types.js';
+import type { SweepRecord } from '../../src/results/comparison.js';
 import type { TokenWord } from '../../src/verdict/words.js';
 import { leg } from '../gates/fixtures.js';
 
@@ -98,13 +99,19 @@ describe('judging a sweep', () => {
   });
 });
 
-describe('a sweep in the outputs', () => {
+// The run a judged sweep makes (built inside each test, so a mutant of the judge is charged to the tests
+// that read it: Stryker runs every test for code that runs at collection time).
+function judgedRun(): { r: RunResult; s: SweepRecord | null; ls: LegRecord[] } {
   const ls = legs({ 1: 1, 2: 0.5, 4: 0.8 });
   const j = judgeSweep(input(ls, gateSpec([faster(10)])));
   const r = { command: 'ab', gate: { name: 'g' }, recipe: { name: 'r-sweep' }, golden: { name: 'g0' }, runDir: 'runs/x', argv: [], finishedAt: '2026-01-01T00:00:00Z', arch: 'cpu', silicon: null, status: 'complete', plan: { warmupLegs: 0 }, legs: ls, quantities: j.quantities, comparison: j.comparison, verdict: j.verdict } as unknown as RunResult;
-  const s = j.comparison.kind === 'ab' ? j.comparison.sweep! : null;
+  return { r, s: j.comparison.kind === 'ab' ? j.comparison.sweep! : null, ls };
+}
+
+describe('a sweep in the outputs', () => {
 
   it('the per-arm table: value, n, median s/token, tokens/s, ratio [interval], word; baseline first', () => {
+    const { s } = judgedRun();
     const g = sweepGrid(s!);
     expect(g.head).toEqual(['THREADS', 'n', 'median s/token', 'tokens/s', 'ratio vs THREADS=1 [97.5%]', 'word']);
     expect(g.rows.map((x) => [x[0], x[1], x[4]!.split(' ')[0], x[5]])).toEqual([['1', '4', 'baseline', '—'], ['2', '4', '0.5000', 'SUPPORTED'], ['4', '4', '0.8000', 'SUPPORTED']]);
@@ -113,6 +120,7 @@ describe('a sweep in the outputs', () => {
   });
 
   it('the scaling plot: the baseline at 1, each arm its ratio and interval, by value', () => {
+    const { s } = judgedRun();
     const pts = scalingPoints(s!);
     expect(pts.map((p) => [p.value, p.baseline, Number(p.ratio.toFixed(3))])).toEqual([['1', true, 1], ['2', false, 0.5], ['4', false, 0.8]]);
     expect(pts[1]!.lo).toBeLessThanOrEqual(0.5);
@@ -122,6 +130,7 @@ describe('a sweep in the outputs', () => {
   });
 
   it('exports: one row per leg and one per arm, the arm rows with their ratio, interval and word', () => {
+    const { r } = judgedRun();
     const rows = flatRows(r);
     expect(rows.filter((x) => x.row === 'leg')).toHaveLength(12);
     const arms = rows.filter((x) => x.row === 'arm');
@@ -135,6 +144,7 @@ describe('a sweep in the outputs', () => {
   });
 
   it('the ledger keeps each arm\'s figure with its interval, in a series of its own', () => {
+    const { r, ls } = judgedRun();
     const e = ledgerEntry(r);
     expect(e.figures['perOutputTokenRatio@THREADS=2']).toMatchObject({ unit: 'x' });
     expect(e.figures['perOutputTokenRatio@THREADS=2']!.lo).toBeLessThanOrEqual(0.5);
