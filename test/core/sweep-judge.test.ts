@@ -5,7 +5,7 @@ import { GateSchema } from '../../src/config/gate.js';
 import { RecipeSchema } from '../../src/config/recipe.js';
 import { planSweep } from '../../src/plan/sweep.js';
 import { formatReason } from '../../src/verdict/reasons.js';
-import { sweepGrid } from '../../src/report/sweepTable.js';
+import { sweepGrid, sweepMethodLines, sweepOf } from '../../src/report/sweepTable.js';
 import { scalingPoints, scalingSpec } from '../../src/report/sweepPlot.js';
 import { flatRows, serializeCsv, serializeMarkdown } from '../../src/report/exports.js';
 import { armRows, legRows } from '../../src/report/rows.js';
@@ -153,5 +153,59 @@ describe('a sweep in the outputs', () => {
     const ab = seriesKeyOf({ ...r, legs: [{ ...ls[0]!, arm: 'A' }, { ...ls[1]!, arm: 'B' }] } as RunResult);
     expect(ab.arms).toEqual(['A T_THREADS=1', 'B T_THREADS=2']);
     expect(JSON.stringify(key)).not.toBe(JSON.stringify(ab));
+  });
+});
+
+describe('the sweep record, in full', () => {
+  it('design, correction, arms, spreads, the comparison\'s own fields and the notes; warm-ups left out', () => {
+    const warm = planSweep({ recipe, gate: null, flag: 'THREADS', values: ['1', '2', '4'], blocks: 2, mode: 'decode', warmupLegs: 2 });
+    const ls = warm.plan.legs.map((p) => ({ ...leg(p.index, 'A', p.arm === 'THREADS=1' ? 1 : p.arm === 'THREADS=2' ? 0.5 : 0.8), arm: p.arm, label: p.label }));
+    // A warm-up leg far off: were it counted, the baseline's spread and median would show it.
+    ls[0] = { ...ls[0]!, quantities: { perOutputToken: { ...ls[0]!.quantities.perOutputToken!, value: 9 } as never } };
+    const j = judgeSweep({ ...input(ls, null), design: warm, warmupLegs: 2, plannedJudgedLegs: 6 });
+    const c = j.comparison.kind === 'ab' ? j.comparison : null;
+    expect(c!.sweep!.design).toEqual({ kind: 'williams', blocks: 2, cycle: 6, order: [['THREADS=1', 'THREADS=2', 'THREADS=4'], ['THREADS=2', 'THREADS=4', 'THREADS=1']], text: expect.stringMatching(/^Williams design over 3 arms, 2 block\(s\): fewer than 3 blocks/) });
+    expect(c!.sweep!).toMatchObject({ flag: 'THREADS', baseline: 'THREADS=1', values: ['1', '2', '4'] });
+    expect(c!.sweep!.arms).toEqual([
+      { arm: 'THREADS=1', value: '1', baseline: true, legs: 2, n: 2, medianPerTokenS: 1, tokensPerS: 1 },
+      { arm: 'THREADS=2', value: '2', baseline: false, legs: 2, n: 2, medianPerTokenS: 0.5, tokensPerS: 2 },
+      { arm: 'THREADS=4', value: '4', baseline: false, legs: 2, n: 2, medianPerTokenS: 0.8, tokensPerS: 1.25 },
+    ]);
+    expect(c!.spreads).toEqual({ 'arm THREADS=1 perOutputToken': 0, 'arm THREADS=2 perOutputToken': 0, 'arm THREADS=4 perOutputToken': 0 });
+    expect(c!.arms).toEqual({ A: 'THREADS=1', B: 'each of 2 arm(s): THREADS=2, THREADS=4' });
+    expect(c!).toMatchObject({ onArm: 'B', binaries: { kind: 'one' }, decidedAtBlock: null, legsUsed: 6, counterDiff: [], armsDiffered: null, outliers: [] });
+    expect(c!.method).toEqual({ kind: 'bootstrap', text: expect.stringMatching(/^percentile bootstrap over legs per pair of arms; nothing decided/) });
+    expect(c!.errorRates.assumes).toMatch(/; family-wise over the 2 arms by Holm's step-down$/);
+    expect(c!.claim).toEqual({ source: 'none', statement: null, combine: 'all', refutationFails: true });
+    expect(j.notes).toEqual(['warm-up: the first 2 leg(s) ran and were discarded (gate warmupLegs)', 'spreads beside the ratios (max−min)/min: arm THREADS=1 perOutputToken 0.0%, arm THREADS=2 perOutputToken 0.0%, arm THREADS=4 perOutputToken 0.0%']);
+    expect(j.stop).toBe(false);
+    const q = j.quantities['ratio@THREADS=2']!;
+    expect(q.status === 'measured' && q.value).toBe(0.5);
+    expect(c!.sweep!.comparisons[0]!.ratio.name).toBe('per output token ratio THREADS=2/THREADS=1');
+    expect(c!.sweep!.comparisons[0]!.holm).toEqual([{ key: 'ratio', step: null, alpha: 0.025 }]);
+  });
+
+  it('a gate judging another metric still shows per-token per arm, once', () => {
+    const busy = { metric: 'busyFraction', form: 'points', expect: 'on-higher', atLeastPoints: 10 };
+    const ls = legs({ 1: 1, 2: 0.5, 4: 0.8 }).map((l) => ({ ...l, quantities: { ...l.quantities, busy: { ...l.quantities.perOutputToken!, name: 'GPU busy', key: 'busyTimeWeighted', unit: '%', value: 40 } as never } }));
+    const j = judgeSweep(input(ls, gateSpec([busy])));
+    expect(Object.keys(j.quantities).sort()).toEqual(['busyFractionPoints@THREADS=2', 'busyFractionPoints@THREADS=4', 'perTokenRatio@THREADS=2', 'perTokenRatio@THREADS=4']);
+  });
+});
+
+describe('the per-arm table of a sweep with a void arm, reported only', () => {
+  it('n of legs, no median, the refusal by code, "reported"; the method lines', () => {
+    const ls = legs({ 1: 1, 2: 0.5, 4: 0.8 }).map((l) => (l.arm === 'THREADS=4' ? { ...l, verdict: 'VOID' as const, quantities: {} } : l));
+    const j = judgeSweep(input(ls, null));
+    const s = j.comparison.kind === 'ab' ? j.comparison.sweep! : null;
+    const g = sweepGrid(s!);
+    expect(g.right).toEqual([false, true, true, true, false, false]);
+    expect(g.rows[2]).toEqual(['4', '0 of 4', '—', '—', 'REFUSED (NO_SAMPLES)', 'reported']);
+    expect(g.rows[1]![5]).toBe('reported');
+    expect(g.rows[1]![2]).toBe('0.500000');
+    expect(sweepMethodLines(s!)).toEqual([`design: ${s!.design.text}`, `correction: ${s!.correction.text}`]);
+    const r = { comparison: j.comparison } as unknown as RunResult;
+    expect(sweepOf(r)).toBe(s);
+    expect(sweepOf({ comparison: null } as unknown as RunResult)).toBeNull();
   });
 });
