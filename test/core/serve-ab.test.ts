@@ -138,6 +138,17 @@ describe('one load as one leg', () => {
     expect(serveLegWord({ word: 'PARTIAL' as never, reasons: [why] }, { word: 'STRICT PASS' })).toEqual({ word: 'VOID', reasons: [reason('PARTIAL', 'the load ended PARTIAL'), why] });
   });
 
+  it('an INVALID load (a request that timed out): VOID with its validity reasons, its measured TPOT p50 not plotted', () => {
+    const reqs = requests(1);
+    reqs[3] = { ...reqs[3]!, ids: [5], tokenS: [3.1], end: 'timeout', endS: 9 };
+    const a = assessLoad({ golden, requests: reqs, shape, slo: null, loadS: 0.5, limits, server: { alive: true, why: null } });
+    const { record, abPoint } = serveLegRecord({ planned: planned(0, 'A'), flagEnv: {}, binarySha256: null, process: proc, logFile: 'x', silicon: null as never, point: servePoint(shape, reqs, a), tokens: a.tokens, verdict: a.verdict, loadS: 0.5, why: null });
+    expect(record.verdict).toBe('VOID');
+    expect(record.voidReasons.map((r) => r.code)).toEqual(['PARTIAL', 'UNFINISHED']);
+    expect(record.quantities.tpotP50!.status).toBe('measured');
+    expect(abPoint.perTokenS).toBeNull();
+  });
+
   it('a server that never got ready: VOID SERVER_FAILED with why, no figures, no load line', () => {
     const { record, abPoint } = serveLegRecord({ planned: planned(0, 'A'), flagEnv: {}, binarySha256: null, process: proc, logFile: 'x', silicon: null as never, point: null, tokens: null, verdict: null, loadS: null, why: 'the server ended before it was ready (exit 1)' });
     expect(record).toMatchObject({ verdict: 'VOID', voidReasons: [reason('SERVER_FAILED', 'the server ended before it was ready (exit 1)')], quantities: {}, tokens: null, witness: null, loadLine: { seen: false, loadS: null, source: null } });
