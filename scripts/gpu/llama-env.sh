@@ -3,13 +3,12 @@
 #   llama_env:   node and the app (the carried ones on the GPU host; this checkout's where they are already
 #                here, so `NH_GPU_ARCH=cpu bash scripts/gpu/serve.sh` runs the plumbing locally), llama.cpp's
 #                source and the tiny model where the recipe looks for them, the GPU lock under .nh-gate.
-#   nh NAME ARGS...: one nh-gate command, its output in the log and in $OUT/NAME.txt, its exit code in
-#                $OUT/exit-codes.txt; never stops the script.
+#   nh NAME ARGS...: (env.sh) one nh-gate command, its output in $OUT/NAME.txt, its exit code in $OUT/exit-codes.txt.
 #   llama_build: `nh-gate build --recipe llama-cpp` for ARCH, bounded (NH_GPU_BUILD_S, default 460 s) so the call
 #                keeps time to hand its files back; returns the build's exit code (a second call resumes it).
 # Returns 2, having said why, when a carried part is missing.
 
-# unxz_to, written once in env.sh (the other H200 scripts' environment)
+# unxz_to and nh, written once in env.sh (the other H200 scripts' environment)
 . scripts/gpu/env.sh
 
 llama_env() {
@@ -37,17 +36,6 @@ llama_env() {
   export NH_GATE_LOCK="$ROOT/.nh-gate/gpu.lock"
   : > "$OUT/exit-codes.txt"
   say "node $(node --version); arch $ARCH; jobs $JOBS; llama.cpp $(git -C "$src" rev-parse --short HEAD 2>/dev/null || cat .carry/llama/COMMIT 2>/dev/null || echo '?') in $src"
-}
-
-nh() {
-  local name=$1; shift
-  say "\$ nh-gate $*"
-  node bin/nh-gate.js "$@" > "$OUT/$name.txt" 2>&1
-  local rc=$?
-  cat "$OUT/$name.txt" >> "$LOG"
-  say "exit $rc ($name)"
-  echo "$name $rc" >> "$OUT/exit-codes.txt"
-  return 0
 }
 
 llama_build() {

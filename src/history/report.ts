@@ -5,21 +5,14 @@ import type { LedgerRead, SkippedLine } from '../results/ledgerRead.js';
 import { describeSkipped } from '../results/ledgerRead.js';
 import { analyzeSeries, HISTORY_METHOD, type Better, type ChangePoint } from './analyze.js';
 import { buildSeries, type HistorySeries, type SeriesFilter, type UnkeyedGroup } from './series.js';
-import type { SeriesKey } from '../results/seriesKey.js';
 import type { SeriesAnalysis } from './analyze.js';
 
 // nh-gate history as data: ledger → series per silicon key → change points → the newest point's verdict.
 
 export const HISTORY_SCHEMA_VERSION = 1;
 
-export interface SeriesReport {
-  label: string;
-  gate: string | null;
-  // What ran (results/seriesKey.ts); null for a gated line written before series keys.
-  key: SeriesKey | null;
-  metric: string;
-  unit: string;
-  siliconKey: string;
+// A fitted series as reported: its identity (series.ts) with counts in place of its points.
+export interface SeriesReport extends Pick<HistorySeries, 'label' | 'gate' | 'key' | 'metric' | 'unit' | 'siliconKey'> {
   points: number;
   first: string;
   last: string;
