@@ -15,7 +15,7 @@ import { loadAgent } from './client.js';
 import { runLoad } from './load.js';
 import { describeShape, servePoint } from './record.js';
 import { freePort, startServer } from './server.js';
-import { serveLegRecord } from './abLegRecord.js';
+import { serveLegRecord, type ServeLegInput } from './abLegRecord.js';
 
 // One leg of a serve A/B (the series' leg seam, src/gates/series/types.ts): the recipe's server started with
 // this arm's environment (a flag is the server process's environment, so the server restarts per leg), ready,
@@ -53,7 +53,8 @@ export function serveLegRunner(load: ServeLoad): LegRun {
     const server = started.server;
     const agent = loadAgent();
     const prompts = ctx.golden.prompts.map((p) => ({ id: p.id, promptTokens: p.promptTokens }));
-    let assessed;
+    let assessed: Pick<ServeLegInput, 'point' | 'tokens' | 'verdict'> = { point: null, tokens: null, verdict: null };
+    let ended: Awaited<ReturnType<typeof server.stop>>;
     try {
       const originNs = monoNs();
       const requests = await runLoad({ shape: load.shape, stop: load.stop, requestTimeoutS: load.requestTimeoutS, maxNewTokens: ctx.golden.sampling.maxNewTokens, prompts: prompts.length }, {
@@ -65,9 +66,10 @@ export function serveLegRunner(load: ServeLoad): LegRun {
       ctx.deps.progress(`[nh-gate] leg ${planned.index + 1} (${planned.label}) ${describeShape(load.shape)}: ${requests.length} request(s), tokens ${a.tokens.matched}/${a.tokens.compared} → ${a.verdict.word}`);
       assessed = { point: servePoint(load.shape, requests, a), tokens: a.tokens, verdict: a.verdict };
     } finally {
+      // However the load ends (a harness fault included), the server does not outlive its leg.
       agent.destroy();
+      ended = await server.stop();
     }
-    const ended = await server.stop();
     // Ctrl-C during the load: the leg is not counted (the series stops after it), as a driver leg would be.
     const process = processOf(ended.run, ctx.originNs, ctx.signal);
     return { ...serveLegRecord({ ...base, process, ...assessed, loadS: server.loadS, why: null }), timeline: null, log: ended.log };

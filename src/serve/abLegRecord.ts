@@ -28,14 +28,15 @@ export function serveLegWord(v: Pick<ServeVerdict, 'word' | 'reasons'>, tokens: 
   switch (v.word) {
     case 'VALID':
       return { word: tokens.word, reasons: [] };
+    // Its own codes (MIN_REQUESTS, UNFINISHED, CLIENT_BEHIND …), not PARTIAL: --resume runs PARTIAL legs again.
     case 'INVALID':
-      return { word: 'VOID', reasons: [reason('PARTIAL', 'the load was INVALID — not a performance result'), ...v.reasons] };
+      return { word: 'VOID', reasons: v.reasons.map((r, i) => (i === 0 ? reason(r.code, `INVALID load — ${r.message}`) : r)) };
     case 'DIVERGENCE':
     case 'SHORT':
     case 'VOID':
       return { word: v.word, reasons: v.reasons };
     default:
-      return { word: 'VOID', reasons: [reason('PARTIAL', `the load ended ${v.word}`), ...v.reasons] };
+      return { word: 'VOID', reasons: [reason('NO_TOKENS', `the load ended ${v.word}`), ...v.reasons] };
   }
 }
 

@@ -132,10 +132,11 @@ describe('one load as one leg', () => {
   it('the load\'s verdict as the leg\'s word: VALID keeps the token word, INVALID is VOID with its reasons', () => {
     const why = reason('UNFINISHED', '1 of 4 request(s) did not finish');
     expect(serveLegWord({ word: 'VALID', reasons: [] }, { word: 'NEAR-TIE PASS' })).toEqual({ word: 'NEAR-TIE PASS', reasons: [] });
-    expect(serveLegWord({ word: 'INVALID', reasons: [why] }, { word: 'STRICT PASS' })).toEqual({ word: 'VOID', reasons: [reason('PARTIAL', 'the load was INVALID — not a performance result'), why] });
+    const late = reason('CLIENT_BEHIND', '2 sends late');
+    expect(serveLegWord({ word: 'INVALID', reasons: [why, late] }, { word: 'STRICT PASS' })).toEqual({ word: 'VOID', reasons: [reason('UNFINISHED', 'INVALID load — 1 of 4 request(s) did not finish'), late] });
     expect(serveLegWord({ word: 'SHORT', reasons: [why] }, { word: 'SHORT' })).toEqual({ word: 'SHORT', reasons: [why] });
     expect(serveLegWord({ word: 'VOID', reasons: [why] }, { word: 'VOID' })).toEqual({ word: 'VOID', reasons: [why] });
-    expect(serveLegWord({ word: 'PARTIAL' as never, reasons: [why] }, { word: 'STRICT PASS' })).toEqual({ word: 'VOID', reasons: [reason('PARTIAL', 'the load ended PARTIAL'), why] });
+    expect(serveLegWord({ word: 'PARTIAL' as never, reasons: [why] }, { word: 'STRICT PASS' })).toEqual({ word: 'VOID', reasons: [reason('NO_TOKENS', 'the load ended PARTIAL'), why] });
   });
 
   it('an INVALID load (a request that timed out): VOID with its validity reasons, its measured TPOT p50 not plotted', () => {
@@ -144,7 +145,8 @@ describe('one load as one leg', () => {
     const a = assessLoad({ golden, requests: reqs, shape, slo: null, loadS: 0.5, limits, server: { alive: true, why: null } });
     const { record, abPoint } = serveLegRecord({ planned: planned(0, 'A'), flagEnv: {}, binarySha256: null, process: proc, logFile: 'x', silicon: null as never, point: servePoint(shape, reqs, a), tokens: a.tokens, verdict: a.verdict, loadS: 0.5, why: null });
     expect(record.verdict).toBe('VOID');
-    expect(record.voidReasons.map((r) => r.code)).toEqual(['PARTIAL', 'UNFINISHED']);
+    expect(record.voidReasons.map((r) => r.code)).toEqual(['UNFINISHED']);
+    expect(record.voidReasons[0]!.message).toMatch(/^INVALID load — 1 of 4 request\(s\) did not finish/);
     expect(record.quantities.tpotP50!.status).toBe('measured');
     expect(abPoint.perTokenS).toBeNull();
   });
