@@ -72,7 +72,8 @@ describe.skipIf(!llamaReady)(needsTitle('nh-gate ab with a serve block against l
     expect(existsSync(join(res.runDir, 'summary.md'))).toBe(true);
     expect(existsSync(join(res.runDir, 'report.html'))).toBe(true);
     const ledger = readFileSync(join(dir, 'res', 'ledger.jsonl'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
-    expect(ledger.find((e: { runDir: string }) => e.runDir === res.runDir)).toMatchObject({ command: 'ab', gate: 'serve-ab-threads' });
+    // Keyed apart in history: a serve A/B's legs are of mode serve, never one series with a driver A/B's.
+    expect(ledger.find((e: { runDir: string }) => e.runDir === res.runDir)).toMatchObject({ command: 'ab', gate: 'serve-ab-threads', series: { modes: ['serve'], arms: ['A LLAMA_ARG_THREADS=1', 'B LLAMA_ARG_THREADS=2'] } });
   }, 300_000);
 
   it('one corrupted token in the first leg\'s stream: that leg is DIVERGENCE, the A/B names the leg and the request, no speed taken from it', async () => {
@@ -89,7 +90,7 @@ describe.skipIf(!llamaReady)(needsTitle('nh-gate ab with a serve block against l
     expect(res.verdict.reasons.some((x: { code: string; message: string }) => x.code === 'LEG_NOT_PASSED' && x.message.startsWith('leg 1 (A1 THREADS=1): DIVERGENCE'))).toBe(true);
   }, 300_000);
 
-  it('refuses, before any leg, a serve metric without a serve block and a serve gate on a recipe with no server (exit 2)', async () => {
+  it('refuses, before any leg, a serve metric without a serve block, a serve gate on a recipe with no server, and --mode (exit 2)', async () => {
     const noBlock = await ab(['--gate', gate('serve-ab-noblock', serveRecipe(dir, 'serve-ab-nb', null), { serve: undefined }), '--dry-run']);
     expect(noBlock.exitCode, noBlock.all).toBe(2);
     expect(noBlock.all).toMatch(/criteria\.metrics\.0\.metric: 'tpotP50' is a serve load's figure — add a "serve" block/);
@@ -100,5 +101,8 @@ describe.skipIf(!llamaReady)(needsTitle('nh-gate ab with a serve block against l
     const noServer = await ab(['--gate', gate('serve-ab-noserver', join(dir, 'noserver.json')), '--dry-run']);
     expect(noServer.exitCode, noServer.all).toBe(2);
     expect(noServer.all).toMatch(/criteria\.metrics\.0\.metric: 'tpotP50' is a serve load's figure, but recipe 'serve-ab-noserver' has no "serve" block/);
+    const mode = await ab(['--gate', gate('serve-ab-mode', serveRecipe(dir, 'serve-ab-mode', null)), '--mode', 'fresh-prefill', '--dry-run']);
+    expect(mode.exitCode, mode.all).toBe(2);
+    expect(mode.all).toMatch(/^nh-gate: USAGE: --mode fresh-prefill: a serve leg is one load of whole requests, not a decode mode$/m);
   }, 120_000);
 });

@@ -123,6 +123,7 @@ function serveOf(r: AbRequest): ServeLoad | null {
   const g = r.inputs.gate;
   if (!g?.gate.serve) return null;
   if (r.commits) throw new NhGateError('USAGE', `${g.path}: serve: an A/B under load compares one flag in one binary; --base/--head builds two`, 'drop --base/--head (or use a gate without a "serve" block for a cross-commit A/B)');
+  if (r.cli.mode) throw new NhGateError('USAGE', `--mode ${r.cli.mode}: a serve leg is one load of whole requests, not a decode mode`, 'drop --mode (a gate with a "serve" block times every request as it streams)');
   const serve = r.inputs.recipe.serve;
   if (!serve) throw new NhGateError('BAD_INPUT', `${g.path}: serve: recipe '${r.inputs.recipe.name}' has no "serve" block: nh-gate does not know how to start its server`, 'use a recipe with a serve block (llama-cpp), or drop the gate\'s "serve" block');
   return serveLoadOf(g.gate.serve, serve.slots);
