@@ -10,6 +10,7 @@ import type { LoadShape, LoadStop, Slo, ValidityLimits } from '../serve/types.js
 
 const count = (what: string) => z.number().int(`${what} is a whole number`).min(1).max(MAX_LEGS * 100);
 
+// Stryker disable StringLiteral: the descriptions go to schemas/gate.json, which test/core/schemas.test.ts pins.
 export const ServeLoadSchema = z
   .strictObject({
     concurrency: count('concurrency').optional().describe('keep this many requests in flight (closed loop)'),
@@ -23,6 +24,7 @@ export const ServeLoadSchema = z
     maxLateMs: z.number().positive().max(3_600_000).default(100).describe('open loop: a send later than this behind its schedule makes the leg INVALID (CLIENT_BEHIND)'),
     slots: count('slots').optional().describe("server parallel slots (default: the concurrency, else the recipe's serve.slots)"),
   })
+  // Stryker restore StringLiteral
   .superRefine((s, ctx) => {
     if ((s.concurrency === undefined) === (s.ratePerS === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['concurrency'], message: 'a serve load is either "concurrency" or "ratePerS" — give exactly one' });

@@ -6,7 +6,7 @@ import type { AbLegPoint } from '../report/plots.js';
 import type { LegRecord, ProcessSummary, TokenJudgement } from '../results/types.js';
 import type { Silicon } from '../silicon/types.js';
 import { reason, type Reason } from '../verdict/reasons.js';
-import type { TokenWord } from '../verdict/words.js';
+import { isPass, type TokenWord } from '../verdict/words.js';
 import type { ServeTokens, ServeVerdict } from './judge.js';
 import { describeShape, type ServePoint } from './record.js';
 
@@ -88,10 +88,9 @@ export function serveLegRecord(i: ServeLegInput): { record: LegRecord; abPoint: 
     ...(i.point ? { serve: i.point } : {}),
   };
   const tpot = quantities.tpotP50;
-  const pass = judged.word === 'STRICT PASS' || judged.word === 'NEAR-TIE PASS';
   const abPoint: AbLegPoint = {
     leg: `${i.planned.index + 1} ${i.planned.arm}`, arm: i.planned.arm === 'single' ? 'A' : i.planned.arm, tokenS: [],
-    perTokenS: pass && tpot?.status === 'measured' ? tpot.value : null,
+    perTokenS: isPass(judged.word) && tpot?.status === 'measured' ? tpot.value : null,
   };
   return { record, abPoint };
 }

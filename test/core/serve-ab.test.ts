@@ -57,7 +57,12 @@ describe('the gate\'s serve block', () => {
     expect(serveLoadOf(ServeLoadSchema.parse({ ratePerS: 3, requests: 20_000, durationS: 1 }), 4).stop.maxRequests).toBe(20_000);
   });
 
+  it('takes a maxRequests equal to requests, and a durationS of 0', () => {
+    expect(ServeLoadSchema.safeParse({ concurrency: 2, requests: 4, maxRequests: 4, durationS: 0 }).success).toBe(true);
+  });
+
   it.each([
+    [{ concurrency: 1.5, requests: 4 }, 'concurrency', 'concurrency is a whole number'],
     [{ requests: 4 }, 'concurrency', 'either "concurrency" or "ratePerS"'],
     [{ concurrency: 2, ratePerS: 1, requests: 4 }, 'concurrency', 'give exactly one'],
     [{ concurrency: 2, requests: 4, slo: 'ttft=fast' }, 'slo', 'ttft needs a positive duration'],
@@ -67,6 +72,7 @@ describe('the gate\'s serve block', () => {
     expect(r.success).toBe(false);
     const issue = r.error!.issues.find((i) => i.path.join('.') === path);
     expect(issue?.message).toContain(message);
+    expect(issue?.code).toBe(message.includes('whole') ? 'invalid_type' : 'custom');
   });
 
   it('describes each leg\'s load in the plan', () => {
@@ -110,12 +116,22 @@ describe('one load as one leg', () => {
   it('a VALID load with every token right: a pass, the serve figures its quantities, TPOT p50 its plot point', () => {
     const l = legOf(0, 'A', 1);
     expect(l).toMatchObject({ verdict: 'STRICT PASS', voidReasons: [], witness: 'harness', mode: 'serve', loadLine: { seen: true, loadS: 0.5, source: 'readiness probe (spawn → ready)' } });
-    expect(l.tokens).toMatchObject({ source: 'served streams', witness: 'harness', compared: 12, matched: 12, fullRows: 4, shortRows: 0, word: 'STRICT PASS' });
+    expect(l.tokens).toMatchObject({ source: 'served streams', witness: 'harness', mode: 'serve', compared: 12, matched: 12, fullRows: 4, shortRows: 0, word: 'STRICT PASS' });
+    expect(l.contention).toEqual({ foreignPids: [], checked: false, note: 'not checked for a serve leg' });
     expect(Object.keys(l.quantities)).toEqual(['ttftP50', 'tpotP50', 'itlP50', 'e2eP50', 'ttftP99', 'e2eP99', 'outputTokenThroughput', 'requestThroughput', 'goodput']);
     expect(l.quantities.tpotP50).toMatchObject({ status: 'measured', unit: 's' });
     expect(l.serve!.tokens).toEqual({ compared: 12, matched: 12, wrong: [] });
     const r = serveLegRecord({ planned: planned(0, 'A'), flagEnv: {}, binarySha256: null, process: proc, logFile: 'x', silicon: null as never, point: l.serve!, tokens: null, verdict: null, loadS: null, why: null });
     expect(r.record.quantities).toEqual(l.quantities);
+    expect(r.record).toMatchObject({ verdict: 'VOID', voidReasons: [reason('SERVER_FAILED', 'the server never served the load')] });
+    // A verdict without its token judgement is no load either.
+    const half = serveLegRecord({ planned: planned(0, 'A'), flagEnv: {}, binarySha256: null, process: proc, logFile: 'x', silicon: null as never, point: l.serve!, tokens: null, verdict: { word: 'VALID', exitClass: 'passed', reasons: [] }, loadS: null, why: 'x' });
+    expect(half.record.verdict).toBe('VOID');
+    const reqs = requests(1);
+    const a = assessLoad({ golden, requests: reqs, shape, slo: null, loadS: 0.5, limits, server: { alive: true, why: null } });
+    const pass = serveLegRecord({ planned: { ...planned(2, 'B'), arm: 'single' } as PlannedLeg, flagEnv: {}, binarySha256: null, process: proc, logFile: 'x', silicon: null as never, point: servePoint(shape, reqs, a), tokens: a.tokens, verdict: a.verdict, loadS: 0.5, why: null });
+    const tpot = pass.record.quantities.tpotP50!;
+    expect(pass.abPoint).toEqual({ leg: '3 single', arm: 'A', tokenS: [], perTokenS: tpot.status === 'measured' ? tpot.value : NaN });
   });
 
   it('a wrong response: DIVERGENCE naming the request, every figure refused WRONG_TOKENS, no plot point', () => {
@@ -149,6 +165,7 @@ describe('one load as one leg', () => {
     expect(record.voidReasons[0]!.message).toMatch(/^INVALID load — 1 of 4 request\(s\) did not finish/);
     expect(record.quantities.tpotP50!.status).toBe('measured');
     expect(abPoint.perTokenS).toBeNull();
+    expect(record.tokens).toMatchObject({ fullRows: 3, shortRows: 1 });
   });
 
   it('a server that never got ready: VOID SERVER_FAILED with why, no figures, no load line', () => {
@@ -156,7 +173,7 @@ describe('one load as one leg', () => {
     expect(record).toMatchObject({ verdict: 'VOID', voidReasons: [reason('SERVER_FAILED', 'the server ended before it was ready (exit 1)')], quantities: {}, tokens: null, witness: null, loadLine: { seen: false, loadS: null, source: null } });
     expect(record.serve).toBeUndefined();
     expect(abPoint.perTokenS).toBeNull();
-    expect(serveLegQuantities({ tpotP50: measured('t', 'tpotP50', 1, 's', {}), sendLateMax: measured('s', 'x', 1, 's', {}) })).toEqual({ tpotP50: measured('t', 'tpotP50', 1, 's', {}) });
+    expect(serveLegQuantities({ tpotP50: measured('t', 'tpotP50', 1, 's', {}), sendLateMax: measured('s', 'x', 1, 's', {}) })).toStrictEqual({ tpotP50: measured('t', 'tpotP50', 1, 's', {}) });
   });
 });
 
