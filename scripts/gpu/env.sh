@@ -4,6 +4,7 @@
 #   node_modules, the NVML addon) unpacked where the loader looks; CMake pointed at the carried doctest
 #   (.carry/doctest for find_path, .carry/doctest-cmake for find_package); the GPU lock under .nh-gate.
 #   Returns 2, having said why, when a carried part is missing.
+#   nh NAME ARGS...: one nh-gate command, logged, its output and exit code kept (below).
 
 unxz_to() { # unxz_to SRC DEST: xz when present, else Python's lzma (the GPU image has python3)
   if command -v xz >/dev/null 2>&1; then xz -dc "$1" > "$2"; else python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],"wb"))' "$1" "$2"; fi
@@ -21,4 +22,16 @@ gpu_env() {
   if [ -d .carry/doctest-cmake ]; then export doctest_DIR="$ROOT/.carry/doctest-cmake"; fi
   export NH_GATE_LOCK="$ROOT/.nh-gate/gpu.lock"
   say "node $(node --version) at $(command -v node); app unpacked from .carry/app (packed from $(cat .carry/app/PACKED_FROM 2>/dev/null || echo '?'))"
+}
+
+nh() { # nh NAME ARGS...: one nh-gate command, its output in the log and in STAGE/NAME.txt, its exit code in
+  # STAGE/exit-codes.txt (STAGE: $NH_STAGE, else $OUT); never stops the caller
+  local name=$1 stage=${NH_STAGE:-$OUT}; shift
+  say "\$ nh-gate $*"
+  node bin/nh-gate.js "$@" > "$stage/$name.txt" 2>&1
+  local rc=$?
+  cat "$stage/$name.txt" >> "$LOG"
+  say "exit $rc ($name)"
+  echo "$name $rc" >> "$stage/exit-codes.txt"
+  return 0
 }

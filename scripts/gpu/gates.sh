@@ -23,16 +23,8 @@ say() { echo "[gates.sh] $*" | tee -a "$LOG"; }
 gpu_env || exit 2
 say "arch $ARCH; jobs $JOBS"
 
-nh() { # nh NAME ARGS...: one nh-gate command, its output in the log and in $OUT/NAME.txt, its exit code kept
-  local name=$1; shift
-  say "\$ nh-gate $*"
-  node bin/nh-gate.js "$@" > "$ROOT/.gpu/$name.txt" 2>&1
-  local rc=$?
-  cat "$ROOT/.gpu/$name.txt" >> "$LOG"
-  say "exit $rc ($name)"
-  echo "$name $rc" >> "$ROOT/.gpu/exit-codes.txt"
-  return 0
-}
+# nh (env.sh) writes each command's output and exit code under .gpu, staged into $OUT at the end
+NH_STAGE="$ROOT/.gpu"
 : > "$ROOT/.gpu/exit-codes.txt"
 
 nh probe probe

@@ -22,51 +22,14 @@ LOG="$OUT/llama-cpp.log"
 mkdir -p "$OUT"
 : > "$LOG"
 say() { echo "[llama-cpp.sh] $*" | tee -a "$LOG"; }
-unxz_to() { # unxz_to SRC DEST: xz when present, else Python's lzma
-  if command -v xz >/dev/null 2>&1; then xz -dc "$1" > "$2"; else python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],"wb"))' "$1" "$2"; fi
-}
-
-# 1. node and the app (as scripts/gpu/gates.sh does)
-[ -f .device/node.xz ] || { say "FATAL: .device/node.xz missing (carry .device)"; exit 2; }
-[ -x .gpu/bin/node ] || { unxz_to .device/node.xz .gpu/bin/node && chmod +x .gpu/bin/node; }
-export PATH="$ROOT/.gpu/bin:$PATH"
-[ -f .carry/app/app.tar.xz ] || { say "FATAL: .carry/app/app.tar.xz missing (scripts/gpu/pack.sh, carry .carry/app)"; exit 2; }
-if [ ! -d dist ] || [ ! -d node_modules/zod ]; then
-  unxz_to .carry/app/app.tar.xz .gpu/app.tar && tar -xf .gpu/app.tar -C "$ROOT" && rm -f .gpu/app.tar
-  if [ -f addon/nh_nvml.node ]; then mkdir -p native/addon/build/Release && mv addon/nh_nvml.node native/addon/build/Release/ && rmdir addon; fi
-fi
-say "node $(node --version); arch $ARCH; jobs $JOBS"
-
-# 2. llama.cpp's source and the model, where the recipe looks for them
-[ -f .carry/llama/llama-src.tar.xz ] || { say "FATAL: .carry/llama missing (scripts/gpu/pack-llama.sh, carry .carry/llama)"; exit 2; }
-SRC=.cache/llama.cpp/src
-if [ ! -f "$SRC/tools/server/CMakeLists.txt" ]; then
-  mkdir -p "$SRC" && unxz_to .carry/llama/llama-src.tar.xz .gpu/llama-src.tar && tar -xf .gpu/llama-src.tar -C "$SRC" && rm -f .gpu/llama-src.tar
-fi
-mkdir -p ".cache/llama.cpp/build-$ARCH" && cp .carry/llama/tiny-llama.gguf ".cache/llama.cpp/build-$ARCH/tiny-llama.gguf"
-say "llama.cpp $(cat .carry/llama/COMMIT) in $SRC"
-export NH_GATE_LOCK="$ROOT/.nh-gate/gpu.lock"
-
-nh() { # nh NAME ARGS...: one nh-gate command, output in the log and in $OUT/NAME.txt, exit code kept
-  local name=$1; shift
-  say "\$ nh-gate $*"
-  node bin/nh-gate.js "$@" > "$OUT/$name.txt" 2>&1
-  local rc=$?
-  cat "$OUT/$name.txt" >> "$LOG"
-  say "exit $rc ($name)"
-  echo "$name $rc" >> "$OUT/exit-codes.txt"
-  return 0
-}
-: > "$OUT/exit-codes.txt"
-
+# node, the app, llama.cpp's source and the model; nh and the bounded build (shared with serve.sh)
+. scripts/gpu/llama-env.sh
+llama_env || exit 2
 nh probe probe
 # The CUDA build is bounded so the call always has time left to hand its files back; a second call resumes it.
-say "\$ nh-gate build --recipe llama-cpp --arch $ARCH (at most ${NH_GPU_BUILD_S:-460} s)"
-timeout "${NH_GPU_BUILD_S:-460}" node bin/nh-gate.js build --recipe llama-cpp --arch "$ARCH" --jobs "$JOBS" > "$OUT/build.txt" 2>&1
-brc=$?; cat "$OUT/build.txt" >> "$LOG"; echo "build $brc" >> "$OUT/exit-codes.txt"; say "exit $brc (build)"
-if [ "$brc" != 0 ]; then
+if ! llama_build; then
   tar -czf "$OUT_REAL/llama-evidence.tgz" -C "$OUT" . ; cp "$LOG" "$OUT/exit-codes.txt" "$OUT_REAL/" 2>/dev/null
-  say "build did not finish (exit $brc): run the same call again to resume it"; exit 0
+  say "build did not finish: run the same call again to resume it"; exit 0
 fi
 nh a3 a3 --recipe llama-cpp --arch "$ARCH" --jobs "$JOBS"
 # NH_LLAMA_ABS picks the A/Bs (default both; scripts/gpu/prove.sh runs one).

@@ -20,54 +20,15 @@ REQ=${NH_SERVE_REQUESTS:-32}
 LOG="$OUT/serve.log"
 : > "$LOG"
 say() { echo "[serve.sh] $*" | tee -a "$LOG"; }
-unxz_to() { # unxz_to SRC DEST: xz when present, else Python's lzma
-  if command -v xz >/dev/null 2>&1; then xz -dc "$1" > "$2"; else python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],"wb"))' "$1" "$2"; fi
-}
-
-# 1. node and the app: the carried ones on the GPU host; this checkout's where they are already here.
-if [ -f .device/node.xz ]; then
-  [ -x .gpu/bin/node ] || { unxz_to .device/node.xz .gpu/bin/node && chmod +x .gpu/bin/node; }
-  export PATH="$ROOT/.gpu/bin:$PATH"
-fi
-command -v node >/dev/null || { say "FATAL: no node here and no .device/node.xz (carry .device)"; exit 2; }
-if [ ! -d dist ] || [ ! -d node_modules/zod ]; then
-  [ -f .carry/app/app.tar.xz ] || { say "FATAL: no dist/ and no .carry/app/app.tar.xz (scripts/gpu/pack.sh, carry .carry/app)"; exit 2; }
-  unxz_to .carry/app/app.tar.xz .gpu/app.tar && tar -xf .gpu/app.tar -C "$ROOT" && rm -f .gpu/app.tar
-  if [ -f addon/nh_nvml.node ]; then mkdir -p native/addon/build/Release && mv addon/nh_nvml.node native/addon/build/Release/ && rmdir addon; fi
-fi
-say "node $(node --version); arch $ARCH; jobs $JOBS; requests per load $REQ"
-
-# 2. llama.cpp's source and the tiny model, where the recipe looks for them
-SRC=.cache/llama.cpp/src
-BUILD=.cache/llama.cpp/build-$ARCH
-if [ ! -f "$SRC/tools/server/CMakeLists.txt" ]; then
-  [ -f .carry/llama/llama-src.tar.xz ] || { say "FATAL: no llama.cpp source in $SRC and no .carry/llama (scripts/gpu/pack-llama.sh, carry .carry/llama)"; exit 2; }
-  mkdir -p "$SRC" && unxz_to .carry/llama/llama-src.tar.xz .gpu/llama-src.tar && tar -xf .gpu/llama-src.tar -C "$SRC" && rm -f .gpu/llama-src.tar
-fi
-mkdir -p "$BUILD"
-[ -f "$BUILD/tiny-llama.gguf" ] || cp .carry/llama/tiny-llama.gguf "$BUILD/tiny-llama.gguf"
-export NH_GATE_LOCK="$ROOT/.nh-gate/gpu.lock"
+# node, the app, llama.cpp's source and the model; nh and the bounded build (shared with llama-cpp.sh)
+. scripts/gpu/llama-env.sh
+llama_env || exit 2
 RES=.nh-gate-serve
-
-nh() { # nh NAME ARGS...: one nh-gate command, output in the log and in $OUT/NAME.txt, exit code kept
-  local name=$1; shift
-  say "\$ nh-gate $*"
-  node bin/nh-gate.js "$@" > "$OUT/$name.txt" 2>&1
-  local rc=$?
-  cat "$OUT/$name.txt" >> "$LOG"
-  say "exit $rc ($name)"
-  echo "$name $rc" >> "$OUT/exit-codes.txt"
-  return 0
-}
-: > "$OUT/exit-codes.txt"
-
+say "requests per load $REQ"
 nh probe probe
-say "\$ nh-gate build --recipe llama-cpp --arch $ARCH (at most ${NH_GPU_BUILD_S:-460} s)"
-timeout "${NH_GPU_BUILD_S:-460}" node bin/nh-gate.js build --recipe llama-cpp --arch "$ARCH" --jobs "$JOBS" > "$OUT/build.txt" 2>&1
-brc=$?; cat "$OUT/build.txt" >> "$LOG"; echo "build $brc" >> "$OUT/exit-codes.txt"; say "exit $brc (build)"
-if [ "$brc" != 0 ]; then
+if ! llama_build; then
   tar -czf "$OUT_REAL/serve-evidence.tgz" -C "$OUT" . ; cp "$LOG" "$OUT/exit-codes.txt" "$OUT_REAL/" 2>/dev/null
-  say "build did not finish (exit $brc): run the same call again to resume it"; exit 0
+  say "build did not finish: run the same call again to resume it"; exit 0
 fi
 # Two concurrencies (the evidence), then a sweep of open-loop rates with its knee.
 nh serve-c1 serve --recipe llama-cpp --arch "$ARCH" --jobs "$JOBS" --concurrency 1 --requests "$REQ" --slo ttft=50ms,tpot=10ms --results-dir "$RES"

@@ -2,6 +2,10 @@ import { sha256 } from '../io/hash.js';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { readJsonlFile, type GarbageLine } from '../io/jsonl.js';
 import { join, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { locate } from './locate.js';
+import { recipeRoot } from './recipeRoot.js';
 import type { z } from 'zod';
 import { NhGateError } from '../errors.js';
 import { didYouMean, knownKeysAt } from './nearest.js';
@@ -89,6 +93,21 @@ export function loadRecipe(nameOrPath: string, root: string = process.cwd()): { 
   }
   const { data, text } = parseJsonFile(file, RecipeSchema, 'recipe');
   return { recipe: data, path: file, sha256: sha256(text) };
+}
+
+// The package root (where recipes/, goldens/, gates/ and native/ ship): two levels above this file, the same from
+// src/config (tests) and dist/config (the CLI).
+export function packageRoot(): string {
+  return fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+}
+
+// A recipe reference resolved by the one path rule (config/locate.ts): beside the gate that names it (namedIn), in
+// the working directory's recipes/, then among the built-ins; a path against the working directory. Its root is
+// the recipe's real place (a symlinked recipes/ must not give one build dir two paths: CMake refuses that).
+// Every command that takes --recipe finds it here (a3, ab, serve, build, golden capture).
+export function findRecipe(ref: string, cwd: string, namedIn: string | null = null): { recipe: Recipe; path: string; sha256: string; root: string } {
+  const loaded = loadRecipe(locate('recipes', ref, { namedIn, roots: [cwd], pkg: packageRoot() }), cwd);
+  return { ...loaded, root: recipeRoot(realpathSync(loaded.path)) };
 }
 
 // A gate file with its sha256, which every result computed under it records (pre-registration evidence).

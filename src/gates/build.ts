@@ -1,9 +1,7 @@
-import { realpathSync } from 'node:fs';
 import { buildRecipe } from '../build/build.js';
 import { featureParserFor } from '../build/features.js';
 import type { BuildRecord } from '../build/types.js';
-import { loadRecipe } from '../config/load.js';
-import { locate } from '../config/locate.js';
+import { findRecipe } from '../config/load.js';
 import { declaredFlag } from '../config/recipe.js';
 import { resolveProfile } from '../config/profiles.js';
 import type { ExitClass } from '../verdict/words.js';
@@ -11,7 +9,6 @@ import { buildExitClass } from '../build/diagnose.js';
 import { NhGateError } from '../errors.js';
 import type { GateDeps } from './deps.js';
 import { checkArch } from './arch.js';
-import { packageRoot, recipeRoot } from './setup.js';
 
 export interface BuildCommandOptions {
   recipe?: string | undefined;
@@ -32,8 +29,7 @@ export async function runBuild(o: BuildCommandOptions, deps: GateDeps): Promise<
   const ref = o.recipe ?? 'nh-ref';
   // The one path rule (config/locate.ts), as a3 and ab find it: a path against the working directory, a name in
   // this project's recipes/, then among the built-ins; the root is the recipe's real place, as setup takes it.
-  const { recipe, path } = loadRecipe(locate('recipes', ref, { namedIn: null, roots: [process.cwd()], pkg: packageRoot() }), process.cwd());
-  const root = recipeRoot(realpathSync(path));
+  const { recipe, path, root } = findRecipe(ref, process.cwd());
   const silicon = await deps.detectSilicon();
   const arch = checkArch(o.arch, silicon, recipe);
   if (!arch.ok) {

@@ -1,12 +1,10 @@
-import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Recipe } from '../config/recipe.js';
 import { declaredFlag } from '../config/recipe.js';
 import type { Gate } from '../config/gate.js';
 import type { Golden } from '../config/golden.js';
 import type { Profile } from '../profiles/types.js';
-import { loadGate, loadGolden, loadRecipe } from '../config/load.js';
+import { findRecipe, loadGate, loadGolden, packageRoot } from '../config/load.js';
 import { resolveProfile } from '../config/profiles.js';
 import { NhGateError } from '../errors.js';
 import { driverGoldenFor, type DriverGolden } from './driverGolden.js';
@@ -14,11 +12,8 @@ import { recipeRoot } from '../config/recipeRoot.js';
 import { locate } from '../config/locate.js';
 import { claimSpecOf, type ClaimSpec } from './ab/claim.js';
 
-// The package root (where recipes/, goldens/, gates/ and native/ ship): two levels above this file,
-// the same from src/gates (tests) and dist/gates (the CLI).
-export function packageRoot(): string {
-  return fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
-}
+// The package root (where recipes/, goldens/, gates/ and native/ ship), written once in config/load.ts.
+export { packageRoot };
 
 export interface InputRefs {
   command: 'a3' | 'ab' | 'serve';
@@ -66,9 +61,7 @@ export function loadInputs(refs: InputRefs, cwd = process.cwd()): Inputs {
   // The one path rule (config/locate.ts): a gate's references resolve against the gate, a command line's against
   // the working directory; a name is found beside the gate, then in this project, then among the built-ins.
   const gateDir = refs.recipe === undefined && gate ? dirname(gate.path) : null;
-  const { recipe, path: recipePath } = loadRecipe(locate('recipes', recipeRef, { namedIn: gateDir, roots: [cwd], pkg }), cwd);
-  // The recipe's real place (a symlinked recipes/ must not give one build dir two paths: CMake refuses that).
-  const root = recipeRoot(realpathSync(recipePath));
+  const { recipe, path: recipePath, root } = findRecipe(recipeRef, cwd, gateDir);
   const profile = resolveProfile(recipe.profile, root);
   const goldenRef = refs.golden ?? gate?.gate.golden ?? recipe.defaultGolden;
   if (!goldenRef) throw new NhGateError('USAGE', `recipe '${recipe.name}' names no default golden`, 'pass --golden NAME|PATH');

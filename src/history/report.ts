@@ -1,23 +1,18 @@
 import type { ExitClass } from '../errors.js';
+import { VERDICT_CLASS, type VerdictWord } from '../verdict/words.js';
+import { formatReason, reason, type Reason } from '../verdict/reasons.js';
 import type { LedgerRead, SkippedLine } from '../results/ledgerRead.js';
 import { describeSkipped } from '../results/ledgerRead.js';
 import { analyzeSeries, HISTORY_METHOD, type Better, type ChangePoint } from './analyze.js';
 import { buildSeries, type HistorySeries, type SeriesFilter, type UnkeyedGroup } from './series.js';
-import type { SeriesKey } from '../results/seriesKey.js';
 import type { SeriesAnalysis } from './analyze.js';
 
 // nh-gate history as data: ledger → series per silicon key → change points → the newest point's verdict.
 
 export const HISTORY_SCHEMA_VERSION = 1;
 
-export interface SeriesReport {
-  label: string;
-  gate: string | null;
-  // What ran (results/seriesKey.ts); null for a gated line written before series keys.
-  key: SeriesKey | null;
-  metric: string;
-  unit: string;
-  siliconKey: string;
+// A fitted series as reported: its identity (series.ts) with counts in place of its points.
+export interface SeriesReport extends Pick<HistorySeries, 'label' | 'gate' | 'key' | 'metric' | 'unit' | 'siliconKey'> {
   points: number;
   first: string;
   last: string;
@@ -42,7 +37,7 @@ export interface HistoryReport {
   // Gate-less lines written before series keys: listed, never fitted (nothing says which runs they compare with).
   unkeyed: { lines: number; groups: UnkeyedGroup[]; text: string | null };
   regressions: number;
-  verdict: { word: 'REGRESSION' | 'NO REGRESSION' | 'NOT MEASURED'; exitClass: ExitClass; reasons: string[] };
+  verdict: { word: Extract<VerdictWord, 'REGRESSION' | 'NO REGRESSION' | 'NOT MEASURED'>; exitClass: ExitClass; reasons: Reason[] };
 }
 
 export interface AnalyzedSeries { series: HistorySeries; analysis: SeriesAnalysis }
@@ -70,11 +65,9 @@ export function historyReport(ledger: LedgerRead, filter: SeriesFilter, better: 
   const unkeyedText = unkeyedLines
     ? `${unkeyedLines} gate-less line(s) written before series keys (${unkeyed.map((g) => `${g.lines} ${g.command} ${g.recipe ?? '(no recipe)'} on ${g.siliconKey}`).join(', ')}): not fitted — they do not say which golden, arms and mode they ran, so nothing says which runs they compare with; runs from now on are keyed`
     : null;
-  const verdict: HistoryReport['verdict'] = reports.length === 0
-    ? { word: 'NOT MEASURED', exitClass: 'void', reasons: [unkeyedText ?? `no figures in ${ledger.path}${ledger.exists ? '' : ' (the ledger does not exist)'} match${filter.gate ? ` gate '${filter.gate}'` : ''}${filter.metric ? ` metric '${filter.metric}'` : ''}`] }
-    : regressions.length
-      ? { word: 'REGRESSION', exitClass: 'failed', reasons: regressions.map((r) => `${r.label}: ${r.metric} on ${r.siliconKey}: ${r.newest!.text}`) }
-      : { word: 'NO REGRESSION', exitClass: 'passed', reasons: [`${reports.length} series; the newest point of each is not in a worse segment`] };
+  const verdict = historyVerdict(reports.length, regressions, reports.length === 0
+    ? reason(unkeyedText ? 'UNKEYED' : 'NO_FIGURES', unkeyedText ?? `no figures in ${ledger.path}${ledger.exists ? '' : ' (the ledger does not exist)'} match${filter.gate ? ` gate '${filter.gate}'` : ''}${filter.metric ? ` metric '${filter.metric}'` : ''}`)
+    : null);
   return {
     report: {
       schemaVersion: HISTORY_SCHEMA_VERSION, ledger: ledger.path, entries: ledger.entries.length,
@@ -84,6 +77,16 @@ export function historyReport(ledger: LedgerRead, filter: SeriesFilter, better: 
     },
     analyzed,
   };
+}
+
+// The run's verdict: NOT MEASURED when nothing was fitted, else REGRESSION when any series' newest point is in a worse
+// segment (one CHANGE_POINT reason per such series), else NO REGRESSION. Each word's exit class from the one table.
+function historyVerdict(series: number, regressions: SeriesReport[], nothing: Reason | null): HistoryReport['verdict'] {
+  const word = nothing ? 'NOT MEASURED' : regressions.length ? 'REGRESSION' : 'NO REGRESSION';
+  const reasons = nothing ? [nothing]
+    : regressions.length ? regressions.map((r) => reason('CHANGE_POINT', `${r.label}: ${r.metric} on ${r.siliconKey}: ${r.newest!.text}`))
+      : [reason('NO_WORSE_SEGMENT', `${series} series; the newest point of each is not in a worse segment`)];
+  return { word, exitClass: VERDICT_CLASS[word], reasons };
 }
 
 // The report as lines for a terminal.
@@ -100,6 +103,6 @@ export function historyLines(r: HistoryReport): string[] {
     if (s.plot) out.push(`    plot: ${s.plot}`);
   }
   if (r.unkeyed.text && r.series.length) out.push(r.unkeyed.text);
-  out.push(`${r.verdict.word}${r.verdict.reasons.length ? ` — ${r.verdict.reasons.join('; ')}` : ''}`);
+  out.push(`${r.verdict.word}${r.verdict.reasons.length ? ` — ${r.verdict.reasons.map(formatReason).join('; ')}` : ''}`);
   return out;
 }

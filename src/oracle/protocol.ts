@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Golden, GoldenPrompt } from '../config/golden.js';
 import { NhGateError } from '../errors.js';
 import { formatZodIssues } from '../config/load.js';

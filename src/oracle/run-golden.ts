@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { loadRecipe } from '../config/load.js';
+import { findRecipe } from '../config/load.js';
 import { buildVars } from '../build/build.js';
 import { expandString } from '../build/template.js';
 import { realExecutor } from '../exec/spawn.js';
@@ -39,9 +39,10 @@ const progress = (s: string): void => { if (process.stderr.isTTY) process.stderr
 
 // Without --checkpoint, the engine's own generator writes one (it refuses a sha that differs from its pin).
 async function generateCheckpoint(req: CaptureRequest): Promise<string> {
-  const { recipe } = loadRecipe(req.recipe, req.root);
-  const vars = buildVars(recipe, req.root, 'cpu', 1);
-  const driver = resolve(req.root, expandString(recipe.driver.binary, vars, `recipe ${recipe.name} driver.binary`));
+  // The recipe's own root (its build lives there); the checkpoint and the golden go under req.root (the project).
+  const { recipe, root } = findRecipe(req.recipe, req.root);
+  const vars = buildVars(recipe, root, 'cpu', 1);
+  const driver = resolve(root, expandString(recipe.driver.binary, vars, `recipe ${recipe.name} driver.binary`));
   const tool = join(dirname(driver), 'nh-ref-ckpt');
   if (!fileExists(tool)) {
     throw new NhGateError('UNREADABLE_FILE', `the checkpoint generator ${tool} is not built`, `build the engine first (nh-gate build --recipe ${recipe.name}) or pass --checkpoint FILE`);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
-import { loadRecipe } from '../config/load.js';
+import { findRecipe } from '../config/load.js';
 import { buildVars } from '../build/build.js';
 import { expandArgv, expandString } from '../build/template.js';
 import { realExecutor } from '../exec/spawn.js';
@@ -34,15 +34,16 @@ const say = (s: string): void => { process.stdout.write(s + '\n'); };
 
 // The recipe's driver argv plus its oracleArgv, after its prepare steps (e.g. writing the model) ran.
 async function engineOracleArgv(req: ProtocolCaptureRequest): Promise<{ argv: string[]; env: Record<string, string>; label: string }> {
-  const { recipe, path } = loadRecipe(req.recipe!, req.root);
+  // Found as a3 finds it; its relative paths and prepare steps run against its own root.
+  const { recipe, path, root } = findRecipe(req.recipe!, req.root);
   if (!recipe.driver.oracleArgv) {
     throw new NhGateError('BAD_CONFIG', `${path}: driver.oracleArgv: recipe '${recipe.name}' does not say how its driver speaks the oracle protocol`, 'add driver.oracleArgv (e.g. ["--oracle"]), or capture from an independent oracle with --oracle-cmd');
   }
-  const vars = buildVars(recipe, req.root, 'cpu', 1);
+  const vars = buildVars(recipe, root, 'cpu', 1);
   const binary = expandString(recipe.driver.binary, vars, 'recipe.driver.binary');
   if (!fileExists(binary)) throw new NhGateError('UNREADABLE_FILE', `${binary} (recipe ${recipe.name} driver.binary) is not built`, `build it first: nh-gate build --recipe ${recipe.name}`);
   for (const [i, argvT] of recipe.prepare.entries()) {
-    const run = await realExecutor.run({ argv: expandArgv(argvT, vars, `recipe.prepare[${i}]`), cwd: req.root, timeoutS: 600 });
+    const run = await realExecutor.run({ argv: expandArgv(argvT, vars, `recipe.prepare[${i}]`), cwd: root, timeoutS: 600 });
     if (!exitedCleanly(run)) throw new NhGateError('BAD_INPUT', `recipe ${recipe.name} prepare step ${i + 1} failed (${describeEnd(run)}): ${lastLines(run, 3).join(' | ')}`, 'fix the prepare step');
   }
   return { argv: [...expandArgv(recipe.driver.argv, vars, 'recipe.driver.argv'), ...expandArgv(recipe.driver.oracleArgv, vars, 'recipe.driver.oracleArgv')], env: recipe.driver.env, label: `recipe ${recipe.name}` };
@@ -124,7 +125,7 @@ export function captureRoute(oracleCmd: string | null, recipe: string, root: str
   if (oracleCmd !== null) return 'oracle-cmd';
   // A recipe this root does not hold is nh-ref's business (its path reports the error, or needs no recipe).
   try {
-    return loadRecipe(recipe, root).recipe.driver.oracleArgv ? 'engine' : 'nh-ref';
+    return findRecipe(recipe, root).recipe.driver.oracleArgv ? 'engine' : 'nh-ref';
   } catch {
     return 'nh-ref';
   }

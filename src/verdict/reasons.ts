@@ -38,6 +38,9 @@ export const VERDICT_REASON_CODES = [
   'HARNESS_DIED', 'DISK_FULL', 'UNWRITABLE',
   // A serve sweep's knee: the rate past which throughput stopped growing (or why none was found).
   'SWEEP_KNEE',
+  // `nh-gate history`: a series' newest point in a worse segment (its change point), none in any series, no figures
+  // matching the filter, or only ledger lines written before series keys (not fitted).
+  'CHANGE_POINT', 'NO_WORSE_SEGMENT', 'NO_FIGURES', 'UNKEYED',
 ] as const;
 export type VerdictReasonCode = (typeof VERDICT_REASON_CODES)[number];
 

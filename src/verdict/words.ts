@@ -18,6 +18,8 @@ export const VERDICT_WORDS = [
   'MEASURED', 'NOT MEASURED', 'REFUSED', 'BUILT', 'FAILED', 'CAUGHT', 'CAUGHT BY SANITIZER', 'SURVIVED', 'TIMEOUT', 'GREEN', 'RED',
   // A serve run under load (LoadGen's words): every request's tokens right and its limits met, or not.
   'VALID', 'INVALID',
+  // `nh-gate history`: the newest point of a series in a worse segment than before, or none.
+  'REGRESSION', 'NO REGRESSION',
 ] as const;
 export type VerdictWord = (typeof VERDICT_WORDS)[number];
 
@@ -33,6 +35,8 @@ export const VERDICT_CLASS: Record<VerdictWord, ExitClass> = {
   'CAUGHT BY SANITIZER': 'passed',
   GREEN: 'passed',
   VALID: 'passed',
+  'NO REGRESSION': 'passed',
+  REGRESSION: 'failed',
   DIVERGENCE: 'failed',
   SURVIVED: 'failed',
   RED: 'failed',

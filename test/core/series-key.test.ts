@@ -94,7 +94,8 @@ describe('history keeps runs apart', () => {
     expect(report.unkeyed.lines).toBe(11);
     expect(report.unkeyed.groups.map((g) => [g.command, g.lines])).toEqual([['a3', 8], ['ab', 3]]);
     expect(report.verdict).toMatchObject({ word: 'NOT MEASURED', exitClass: 'void' });
-    expect(report.verdict.reasons[0]).toMatch(/^11 gate-less line\(s\) written before series keys \(8 a3 nh-ref on cpu:X, 3 ab nh-ref on cpu:X\): not fitted/);
+    expect(report.verdict.reasons[0]!.code).toBe('UNKEYED');
+    expect(report.verdict.reasons[0]!.message).toMatch(/^11 gate-less line\(s\) written before series keys \(8 a3 nh-ref on cpu:X, 3 ab nh-ref on cpu:X\): not fitted/);
     // beside keyed lines they are named and the keyed series are judged
     const both = parseLedger(newUser(false) + line(30, A3, { 'leg1.perOutputToken': { value: 1e-3, unit: 's' } }) + '\n');
     const r2 = historyReport(both, { metric: 'leg1.perOutputToken' }, 'lower').report;

@@ -5,8 +5,8 @@ import { VOID_CODES, formatReason, reason } from '../../src/verdict/reasons.js';
 describe('the verdict module', () => {
   it('maps every verdict word of SPEC §2 to its exit class', () => {
     const expected: Record<VerdictWord, ExitClass> = {
-      'STRICT PASS': 'passed', 'NEAR-TIE PASS': 'passed', SUPPORTED: 'passed', MEASURED: 'passed', BUILT: 'passed', CAUGHT: 'passed', 'CAUGHT BY SANITIZER': 'passed', GREEN: 'passed', VALID: 'passed',
-      DIVERGENCE: 'failed', SURVIVED: 'failed', RED: 'failed', REFUTED: 'failed', FAILED: 'failed',
+      'STRICT PASS': 'passed', 'NEAR-TIE PASS': 'passed', SUPPORTED: 'passed', MEASURED: 'passed', BUILT: 'passed', CAUGHT: 'passed', 'CAUGHT BY SANITIZER': 'passed', GREEN: 'passed', VALID: 'passed', 'NO REGRESSION': 'passed',
+      DIVERGENCE: 'failed', SURVIVED: 'failed', RED: 'failed', REFUTED: 'failed', FAILED: 'failed', REGRESSION: 'failed',
       UNRESOLVED: 'void', VOID: 'void', REFUSED: 'void', TIMEOUT: 'void', 'NOT MEASURED': 'void', INVALID: 'void',
       SHORT: 'short',
     };

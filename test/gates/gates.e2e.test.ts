@@ -1,7 +1,6 @@
-import { describe, expect, it, beforeAll } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isolatedResults } from '../helpers/legLogs.js';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadInputs } from '../../src/gates/setup.js';
 import { runA3 } from '../../src/gates/a3.js';

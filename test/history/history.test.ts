@@ -54,6 +54,10 @@ describe('history over a generated ledger', () => {
     // never averaged: the GB10 series' level is its own (2), not a blend with the H200's (1)
     expect(report.mixedSilicon).toEqual([{ label: 'gate g: ab nh-ref, golden nh-ref-tiny, arms A NH_REF_X=0 | B NH_REF_X=1, mode decode', gate: 'g', metric: 'ratio', siliconKeys: ['gpu:GB10|cc12.1', 'gpu:H200|cc9.0'] }]);
     expect(report.verdict).toMatchObject({ word: 'REGRESSION', exitClass: 'failed' });
+    // one CHANGE_POINT reason per regressed series, as data; the GB10 series (no step) gives none
+    expect(report.verdict.reasons.map((r) => r.code)).toEqual(['CHANGE_POINT']);
+    expect(report.verdict.reasons[0]!.message).toMatch(/ratio on gpu:H200\|cc9\.0: /);
+    expect(historyReport(parseLedger(ledgerText(entries)), {}, 'higher').report.verdict.reasons.map((r) => r.code)).toEqual(['NO_WORSE_SEGMENT']);
     // the same step read as an improvement when higher is better
     expect(historyReport(parseLedger(ledgerText(entries)), {}, 'higher').report.verdict.word).toBe('NO REGRESSION');
   });
@@ -99,7 +103,7 @@ describe('nh-gate history (CLI)', () => {
     expect(ok.stdout).toMatch(/change at .*\+10\.\d+%\) better/);
     const none = await execa('node', [bin, 'history', '--results-dir', dir, '--gate', 'nope'], { reject: false });
     expect(none.exitCode).toBe(3);
-    expect(none.stdout).toMatch(/NOT MEASURED — no figures in .* match gate 'nope'/);
+    expect(none.stdout).toMatch(/NOT MEASURED — NO_FIGURES: no figures in .* match gate 'nope'/);
     const bad = await execa('node', [bin, 'history', '--results-dir', dir, '--better', 'sideways'], { reject: false });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).not.toMatch(/\n\s+at /);

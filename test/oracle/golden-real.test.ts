@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProgram } from '../../src/cli/main.js';
@@ -68,6 +68,22 @@ describe('golden capture without --checkpoint', () => {
     expect(doc.golden.checkpoint.revision).toBe(ck.sha256);
     const committed = JSON.parse(readFileSync(join(repoRoot, 'goldens', 'nh-ref-tiny', 'golden.json'), 'utf8'));
     expect(doc.golden.prompts[0].tokens).toEqual(committed.prompts[0].tokens.slice(0, 8));
+  });
+});
+
+describe('golden capture from another project (issue 24: nh-gate used from a project with no recipes/ of its own)', () => {
+  it('--recipe nh-ref is found among the built-ins, as a3 finds it; its build is the package\'s, the golden is staged in the project', async () => {
+    const engine = await ensureEngineBuilt();
+    const ck = await readCheckpoint(await engine.checkpoint('tiny'));
+    const project = mkdtempSync(join(tmpdir(), 'nh-oracle-project-'));
+    writeFileSync(join(project, 'p.txt'), 'The quick brown fox\n');
+    const r = await execa(process.execPath, [join(repoRoot, 'bin', 'nh-gate.js'), 'golden', 'capture', '--recipe', 'nh-ref', '--preset', 'tiny',
+      '--prompts', 'p.txt', '--max-new', '8', '--runs', '1', '--no-cross-check', '--json'], { cwd: project, reject: false });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.golden.checkpoint.revision).toBe(ck.sha256);
+    expect(doc.staged.startsWith(realpathSync(project)) || doc.staged.startsWith(project)).toBe(true);
+    expect(existsSync(doc.staged)).toBe(true);
   });
 });
 

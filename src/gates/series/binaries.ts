@@ -1,11 +1,8 @@
-import { join } from 'node:path';
 import { buildVars } from '../../build/build.js';
 import { buildStep, prepareStep } from '../buildStep.js';
 import { expandArgv, expandString, type TemplateVars } from '../../build/template.js';
 import { ensureWorktree, rootInTree } from '../../build/worktrees.js';
 import { whichProgram } from '../../exec/which.js';
-import { describeEnd, exitedCleanly, lastLines } from '../../exec/types.js';
-import { writeAtomic } from '../../io/atomic.js';
 import type { PlannedLeg } from '../../plan/plan.js';
 import type { VerdictRecord } from '../../verdict/record.js';
 import { placeDriverGolden } from '../driverGolden.js';
