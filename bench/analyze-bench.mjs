@@ -10,6 +10,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from '
 import os, { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childrenCpuS } from './cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'nh-gate.js');
@@ -76,14 +77,6 @@ function runMeasured(cmd, argv) {
       resolvePromise({ code, wallS: Number(process.hrtime.bigint() - t0) / 1e9, cpuS: childrenCpuS() - c0, peakMiB: peakKiB / 1024, stderr });
     });
   });
-}
-
-// CPU seconds (user + system) of this process's waited-for children so far (/proc/self/stat cutime + cstime):
-// a child's CPU, read around spawnSync, is what it cost whatever else loads the box.
-function childrenCpuS() {
-  const st = readFileSync('/proc/self/stat', 'utf8');
-  const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[13]) + Number(f[14])) / 100;
 }
 
 function timedRun(cmd, argv) {

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childrenCpuS } from './cpu.mjs';
 import { loadInputs } from '../dist/gates/setup.js';
 import { buildVars } from '../dist/build/build.js';
 import { expandArgv } from '../dist/build/template.js';
@@ -31,14 +32,6 @@ const v = { ...vars, golden: inputs.goldenPath, events: join(dir, 'bare.events.j
 const argv = [...expandArgv(d.argv, v, 'a'), ...expandArgv(d.goldenArgv, v, 'g'), ...expandArgv(d.eventsArgv, v, 'e'), ...expandArgv(d.modeArgv.decode ?? [], v, 'm')];
 // hyperfine -N runs without a shell, so each arm's variable goes through env(1), as a shell would set it.
 const arm = (value) => ['env', ...Object.entries({ ...d.env, [flag.env]: value }).map(([k, x]) => `${k}=${x}`), ...argv].join(' ');
-
-// CPU seconds (user + system) of this process's waited-for children and theirs (/proc/self/stat cutime + cstime):
-// each tool's CPU, engine runs included, whatever else loads the box.
-function childrenCpuS() {
-  const st = readFileSync('/proc/self/stat', 'utf8');
-  const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[13]) + Number(f[14])) / 100;
-}
 
 function timed(cmd, cmdArgs) {
   const c0 = childrenCpuS();
