@@ -42,8 +42,16 @@ describe('timed leg-log lines', () => {
     expect(timedS(`${big}\tx`, big.length)).toBe(Number(big));
   });
 
+  it('a leg stores whole microseconds of its monotonic clock; the widest head the shape allows still reads', () => {
+    expect(arrivalS(1_234_567_891n)).toBe(1.234567);
+    expect(formatTimedLine(arrivalS(25_565_107_619_057n), 'x')).toBe('25565.107619\tx');
+    const widest = '12345678901234.123456789'; // 24 characters before the tab
+    expect(parseTimedLine(`${widest}\tx`)).toEqual({ tS: Number(widest), text: 'x' });
+    expect(parseTimedLine(`1${widest}\tx`).tS).toBeUndefined();
+  });
+
   it('a line not in the stored shape is plain text with no time', () => {
-    for (const line of ['[nh-ref] engine loaded in 0.05 s', '12.5\tshort head', '1234.56\ttwo decimals', '12a4.567890\tletter', '.123456\tno whole part', '1234.567890', '1.2.3456\ttwo dots']) {
+    for (const line of ['[nh-ref] engine loaded in 0.05 s', '12345678901234567890.123456\tall digits but too long', '12.5\tshort head', '1234.56\ttwo decimals', '12a4.567890\tletter', '.123456\tno whole part', '1234.567890', '1.2.3456\ttwo dots']) {
       expect(timedTab(line)).toBe(-1);
       expect(parseTimedLine(line)).toEqual({ tS: undefined, text: line });
     }
