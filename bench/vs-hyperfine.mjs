@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childrenCpuS } from './cpu.mjs';
 import { loadInputs } from '../dist/gates/setup.js';
 import { buildVars } from '../dist/build/build.js';
 import { expandArgv } from '../dist/build/template.js';
@@ -33,30 +34,31 @@ const argv = [...expandArgv(d.argv, v, 'a'), ...expandArgv(d.goldenArgv, v, 'g')
 const arm = (value) => ['env', ...Object.entries({ ...d.env, [flag.env]: value }).map(([k, x]) => `${k}=${x}`), ...argv].join(' ');
 
 function timed(cmd, cmdArgs) {
+  const c0 = childrenCpuS();
   const t0 = process.hrtime.bigint();
   const r = spawnSync(cmd, cmdArgs, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
   const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0 && !(cmd === process.execPath && r.status === 1)) throw new Error(`${cmd} ${cmdArgs.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { wallS, stdout: r.stdout };
+  return { wallS, cpuS: childrenCpuS() - c0, stdout: r.stdout };
 }
 
 function hyperfine(i) {
   const out = join(dir, `hyperfine-${i}.json`);
-  const { wallS } = timed('hyperfine', ['-N', '-w', '1', '-r', '8', '--style', 'none', '--export-json', out, '-n', 'A', arm(flag.off), '-n', 'B', arm(flag.on)]);
+  const { wallS, cpuS } = timed('hyperfine', ['-N', '-w', '1', '-r', '8', '--style', 'none', '--export-json', out, '-n', 'A', arm(flag.off), '-n', 'B', arm(flag.on)]);
   const [a, b] = JSON.parse(readFileSync(out, 'utf8')).results;
   const ratio = b.mean / a.mean;
   const err = ratio * Math.hypot(a.stddev / a.mean, b.stddev / b.mean);
-  return { tool: 'hyperfine', wallS, ratio, lo: ratio - err, hi: ratio + err, answer: `B/A ${ratio.toFixed(4)}× ± ${err.toFixed(4)} (whole process, mean ± σ propagated; A ${a.mean.toFixed(3)} s, B ${b.mean.toFixed(3)} s)` };
+  return { tool: 'hyperfine', wallS, cpuS, ratio, lo: ratio - err, hi: ratio + err, answer: `B/A ${ratio.toFixed(4)}× ± ${err.toFixed(4)} (whole process, mean ± σ propagated; A ${a.mean.toFixed(3)} s, B ${b.mean.toFixed(3)} s)` };
 }
 
 function nhGate() {
-  const { wallS, stdout } = timed(process.execPath, [join(ROOT, 'bin', 'nh-gate.js'), 'ab', '--gate', GATE, '--results-dir', dir, '--json']);
+  const { wallS, cpuS, stdout } = timed(process.execPath, [join(ROOT, 'bin', 'nh-gate.js'), 'ab', '--gate', GATE, '--results-dir', dir, '--json']);
   const r = JSON.parse(stdout);
   // The typed comparison: the per-token criterion's estimate and its interval.
   const m = r.comparison?.metrics?.find((x) => x.metric === 'perOutputToken');
   const ci = m?.interval && m.estimate?.status === 'measured' ? { estimate: m.estimate.value, lo: m.interval.lo, hi: m.interval.hi } : null;
   if (!ci) throw new Error(`nh-gate ab gave no interval: ${r.verdict?.word} ${(r.verdict?.reasons ?? []).map((x) => `${x.code}: ${x.message}`).join('; ')}`);
-  return { tool: 'nh-gate', wallS, legs: r.legs.length, ratio: ci.estimate, lo: ci.lo, hi: ci.hi, answer: `B/A ${ci.estimate.toFixed(4)}× [${ci.lo.toFixed(4)}, ${ci.hi.toFixed(4)}] (per output token, ${r.legs.length} legs, ${r.verdict.word})` };
+  return { tool: 'nh-gate', wallS, cpuS, legs: r.legs.length, ratio: ci.estimate, lo: ci.lo, hi: ci.hi, answer: `B/A ${ci.estimate.toFixed(4)}× [${ci.lo.toFixed(4)}, ${ci.hi.toFixed(4)}] (per output token, ${r.legs.length} legs, ${r.verdict.word})` };
 }
 
 const load0 = loadavg();
@@ -75,12 +77,16 @@ const med = (xs) => {
 const of = (tool) => runs.filter((r) => r.tool === tool);
 const hS = med(of('hyperfine').map((r) => r.wallS));
 const nS = med(of('nh-gate').map((r) => r.wallS));
-const result = { rounds, loadavgBefore: load0, loadavgAfter: load1, hyperfineMedianS: hS, nhGateMedianS: nS, ratio: nS / hS, round2: ROUND2, runs };
+const hCpuS = med(of('hyperfine').map((r) => r.cpuS));
+const nCpuS = med(of('nh-gate').map((r) => r.cpuS));
+const result = { rounds, loadavgBefore: load0, loadavgAfter: load1, hyperfineMedianS: hS, nhGateMedianS: nS, ratio: nS / hS, hyperfineCpuMedianS: hCpuS, nhGateCpuMedianS: nCpuS, cpuRatio: nCpuS / hCpuS, round2: ROUND2, runs };
 if (json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
 else {
   const la = (l) => l.map((x) => x.toFixed(2)).join(' ');
   console.log(`load average before ${la(load0)}, after ${la(load1)}; ${rounds} round(s), interleaved`);
-  for (const r of runs) console.log(`  ${r.tool.padEnd(9)} ${r.wallS.toFixed(2)} s  ${r.answer}`);
+  for (const r of runs) console.log(`  ${r.tool.padEnd(9)} ${r.wallS.toFixed(2)} s wall, ${r.cpuS.toFixed(2)} s CPU  ${r.answer}`);
   console.log(`wall, median of ${rounds}: hyperfine -N -w 1 -r 8 ${hS.toFixed(2)} s, nh-gate ab (8 legs) ${nS.toFixed(2)} s → nh-gate/hyperfine ${(nS / hS).toFixed(2)}×   (round 2: ${ROUND2.hyperfineS.toFixed(2)} s vs ${ROUND2.nhGateS.toFixed(2)} s → ${(ROUND2.nhGateS / ROUND2.hyperfineS).toFixed(2)}×)`);
+  console.log(`CPU, median of ${rounds} (each tool and the engine runs it started): hyperfine ${hCpuS.toFixed(2)} s, nh-gate ${nCpuS.toFixed(2)} s → ${(nCpuS / hCpuS).toFixed(2)}×`);
+  console.log(`nh-gate/hyperfine wall — round 2: ${(ROUND2.nhGateS / ROUND2.hyperfineS).toFixed(2)}×; now: ${(nS / hS).toFixed(2)}× wall (${(nCpuS / hCpuS).toFixed(2)}× CPU); goal: < 1×`);
   console.log(`answers (round 2): hyperfine ${ROUND2.hyperfineAnswer}; nh-gate ${ROUND2.nhGateAnswer}`);
 }

@@ -1,17 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { NhGateError } from '../errors.js';
-import { BUILTIN_PROFILES } from '../profiles/builtin.js';
+import { BUILTIN_PROFILES, listProfiles } from '../profiles/builtin.js';
 import { ProfileSchema } from './profile.js';
 import { compileProfile } from '../profiles/compile.js';
 import type { Profile } from '../profiles/types.js';
 import { checkConfig } from './load.js';
 import { didYouMean } from './nearest.js';
 
-// Names users can pass to --profile.
-export function listProfiles(): string[] {
-  return BUILTIN_PROFILES.map((p) => p.name);
-}
+export { listProfiles };
 
 // A built-in profile by name; an unknown name is a usage error that lists the known ones.
 export function getProfile(name: string): Profile {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { monoNs } from './clock.js';
 
 // Linux /proc reads: a zombie answers kill(pid, 0) like a live process, and in containers whose init
@@ -6,9 +6,20 @@ import { monoNs } from './clock.js';
 
 export interface ProcStat { pid: number; state: string; ppid: number; pgrp: number; session: number; cpuTicks: number; startTicks: number }
 
+// One buffer for every stat read: a sweep reads every process's file, and readFileSync's option handling
+// and fresh buffer per file cost more than the kernel's formatting of it (issue 25).
+const statBuf = Buffer.allocUnsafe(4096);
+
 export function readStat(pid: number | string): ProcStat | null {
   try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fd = openSync(`/proc/${pid}/stat`, 'r');
+    let n: number;
+    try {
+      n = readSync(fd, statBuf, 0, statBuf.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+    const s = statBuf.toString('latin1', 0, n);
     const close = s.lastIndexOf(')');
     const rest = s.slice(close + 2).split(' ');
     // Fields after the command: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime … starttime (22nd field)

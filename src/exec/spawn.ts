@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { monoNs } from './clock.js';
 import { LineRing, LineSplitter } from './lines.js';
@@ -35,17 +35,26 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
   const contain = containment();
   // Every process the leg starts inherits this marker, whatever session it moves to (contain.ts).
   const marker = newLegMarker();
-  const child = execa(file, args, {
+  // node:child_process rather than execa for the leg itself: every extra execa adds (its result object, its
+  // cleanup-on-exit, which does nothing for a detached child) is already here or unwanted, and its set-up cost
+  // about 2 ms of CPU per spawn beside Node's own (issue 25: harness work per leg).
+  const child = spawn(file, args, {
     cwd: spec.cwd,
-    // An undefined value removes an inherited variable (node skips undefined entries when it builds envp).
-    env: { ...spec.env, [LEG_MARKER_ENV]: marker, ...Object.fromEntries((spec.unset ?? []).map((k) => [k, undefined])) },
-    extendEnv: true,
+    // The inherited environment plus the leg's; an undefined value removes an inherited variable (node skips
+    // undefined entries when it builds envp).
+    env: { ...process.env, ...spec.env, [LEG_MARKER_ENV]: marker, ...Object.fromEntries((spec.unset ?? []).map((k) => [k, undefined])) },
     detached: true,
-    stdin: 'ignore',
-    buffer: false,
-    reject: false,
-    encoding: 'utf8',
-    cleanup: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // A start failure (ENOENT, EACCES) arrives as 'error' with no pid; kept to name it in the run.
+  let startError: NodeJS.ErrnoException | null = null;
+  // Settles once the process has exited and its stdout and stderr have closed, or it never started.
+  const closed = new Promise<void>((resolve) => {
+    child.once('close', () => resolve());
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      startError ??= e;
+      if (child.pid === undefined) resolve();
+    });
   });
 
   let timedOut = false;
@@ -80,7 +89,7 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
   // The leader's exit, independent of whether orphans still hold its pipes open.
   const exited = new Promise<{ code: number | null; signal: string | null; endNs: bigint }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal, endNs: monoNs() }));
-    child.once('error', () => resolve({ code: null, signal: null, endNs: monoNs() }));
+    child.once('error', () => { if (child.pid === undefined) resolve({ code: null, signal: null, endNs: monoNs() }); });
   });
   const ex = await exited;
   if (timer) clearTimeout(timer);
@@ -96,26 +105,27 @@ export async function runProcess(spec: ProcessSpec, hooks: RunHooks = {}): Promi
     clearGroup(pid);
   }
   // Pipes still held by something the sweep could not find: read for a grace, then stop waiting on them.
-  const pipesHeld = !(await settlesWithin(child, PIPE_GRACE_MS));
+  const pipesHeld = !(await settlesWithin(closed, PIPE_GRACE_MS));
   if (pipesHeld) {
     child.stdout?.destroy();
     child.stderr?.destroy();
   }
-  const result = await child;
   const endStreamNs = monoNs();
   emit(out.flush(endStreamNs));
   emit(err.flush(endStreamNs));
 
-  const spawnError = pid === null || (result.failed && result.exitCode === undefined && result.signal === undefined && !timedOut && !interrupted)
-    ? (result.code ?? result.shortMessage ?? 'spawn failed')
+  // Not started, or an error with neither an exit code nor a signal that no timeout or Ctrl-C explains.
+  const failed = startError as NodeJS.ErrnoException | null;
+  const spawnError = pid === null || (failed !== null && ex.code === null && ex.signal === null && !timedOut && !interrupted)
+    ? (failed?.code ?? failed?.message ?? 'spawn failed')
     : null;
   return {
     argv: spec.argv,
     pid,
     startNs,
     endNs: ex.endNs,
-    exitCode: ex.code ?? (typeof result.exitCode === 'number' ? result.exitCode : null),
-    signal: ex.signal ?? result.signal ?? null,
+    exitCode: ex.code,
+    signal: ex.signal,
     timedOut,
     interrupted,
     spawnError: spawnError === null ? null : String(spawnError),

@@ -138,3 +138,8 @@ export const NEMOTRON_H: Profile = builtin('nemotron-h', '[nemotron-h]', 'nemotr
 export const NH_REF: Profile = builtin('nh-ref', '[nh-ref]', 'the reference engine in native/engine: the nemotron-h line shapes under the [nh-ref] prefix');
 
 export const BUILTIN_PROFILES: readonly Profile[] = [NEMOTRON_H, NH_REF];
+
+// Names users can pass to --profile (the built-in ones).
+export function listProfiles(): string[] {
+  return BUILTIN_PROFILES.map((p) => p.name);
+}

@@ -98,18 +98,24 @@ export function matchLine(compiled: readonly CompiledPattern[], text: string, vi
 // hints and regexes. The captures are shared between those lines: visitors read them, never write them.
 export function memoMatcher(compiled: readonly CompiledPattern[], size = 8): (text: string) => LineMatch {
   const texts: string[] = [];
+  // Each remembered text's last character: lines of one length that differ only at their end (an engine's
+  // per-step counters) are told apart without comparing them whole.
+  const lasts: number[] = [];
   const matches: LineMatch[] = [];
   let next = 0;
   return (text) => {
-    for (let i = 0; i < texts.length; i++) if (texts[i] === text) return matches[i]!;
+    const last = text.charCodeAt(text.length - 1);
+    for (let i = 0; i < texts.length; i++) if (lasts[i] === last && texts[i] === text) return matches[i]!;
     const m = matchesOf(compiled, text);
     // An own copy of the text: a slice would keep its whole read chunk alive.
     const own = (' ' + text).slice(1);
     if (texts.length < size) {
       texts.push(own);
+      lasts.push(last);
       matches.push(m);
     } else {
       texts[next] = own;
+      lasts[next] = last;
       matches[next] = m;
       next = (next + 1) % size;
     }

@@ -202,5 +202,8 @@ export interface UnboundIdsLine {
 // The incremental reader: push lines as they arrive (tS = harness monotonic seconds), ask for the report any time.
 export interface DriverReader {
   push(line: string, tS?: number): void;
+  // A snapshot, taken at any time.
   report(): DriverReport;
+  // The final report (no copy); the reader takes no line after it.
+  finish(): DriverReport;
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { runAction } from '../run.js';
 import { exitCodeFor } from '../exit.js';
-import { analyzeProfileNames } from '../../analyze/profiles.js';
+import { analyzeProfileNames } from '../../analyze/profileNames.js';
 
 // Registers `nh-gate analyze`: a driver log captured anywhere → every number that can honestly be derived.
 export function register(program: Command): void {

@@ -18,7 +18,7 @@ export function register(program: Command): void {
     .action((paths: string[], opts: { json?: boolean }) =>
       runAction(async () => {
         const { collectFiles, validateFile } = await import('../../config/validate.js');
-        const { PACKAGE_ROOT } = await import('../../analyze/command.js');
+        const { PACKAGE_ROOT } = await import('../../analyze/profileNames.js');
         // No paths: this directory's project when it has one (recipes/, gates/ or goldens/), else nh-gate's own.
         const { existsSync } = await import('node:fs');
         const own = ['recipes', 'gates', 'goldens'].some((d) => existsSync(d));

@@ -45,6 +45,7 @@ function sweepDeviations(g: Gate | null, r: SweepRequest): Deviation[] {
 // The sweep's plan, refused (exit 2) where a sweep cannot honour the request.
 export function planSweepForm(r: SweepRequest): SweepPlan {
   if (r.stop !== 'fixed') throw new NhGateError('USAGE', `a sweep (--flag ${r.inputs.flag}=${r.values.join(',')}) runs fixed-N blocks; ${r.stop === 'aa' ? '--aa' : '--sequential (or the gate\'s sequential.always)'} is not supported for it`, 'drop --sequential/--aa, or compare two values (--flag NAME=A,B) sequentially');
+  if (r.inputs.gate?.gate.serve) throw new NhGateError('USAGE', `${r.inputs.gate.path}: serve: the gate runs each leg as a load; a sweep (--flag ${r.inputs.flag}=${r.values.join(',')}) runs driver legs`, 'compare two values under load (--flag NAME=A,B), or sweep with a gate without "serve"');
   if (r.cli.order !== undefined) throw new NhGateError('USAGE', `--order ${r.cli.order}: a sweep's order is its Williams design`, 'drop --order (the plan states the design)');
   const g = r.inputs.gate?.gate ?? null;
   const { arms: _arms, ...rest } = r.cli;
