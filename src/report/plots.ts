@@ -100,22 +100,10 @@ export function abLegsSpec(title: string, legs: AbLegPoint[]): Spec {
   };
 }
 
-// vega, loaded once: on first use, or ahead of it by preloadVega. It is 400+ modules (~0.45 s CPU), so a run
-// without plots never loads it.
-let vegaLoad: Promise<typeof import('vega')> | null = null;
-const loadVega = (): Promise<typeof import('vega')> => (vegaLoad ??= import('vega'));
-
-// Starts loading vega and resolves once it has loaded; never rejects (a vega that cannot load fails in
-// renderSvg, where the plot is named). A series calls it as its build starts and awaits it before the first
-// leg: the load then overlaps the build's processes (0.5 s or more of wall at load 7) and never runs during
-// a leg, where its CPU would perturb the measurement.
-export function preloadVega(): Promise<void> {
-  return loadVega().then(() => undefined, () => undefined);
-}
-
 // Renders a spec to an SVG string, headless (no canvas, no browser).
 export async function renderSvg(spec: Spec): Promise<string> {
-  const vega = await loadVega();
+  // Loaded on first use: vega is large, and a run without plots should not pay for it.
+  const vega = await import('vega');
   const view = new vega.View(vega.parse(spec), { renderer: 'none' });
   try {
     return await view.toSVG();

@@ -13,7 +13,6 @@ import type { Silicon } from '../../silicon/types.js';
 import { checkArch, checkArchForNodes } from '../arch.js';
 import { requireCheckpoint } from '../checkpoint.js';
 import type { GateDeps } from '../deps.js';
-import { preloadVega } from '../../report/plots.js';
 import { readyBinaries } from './binaries.js';
 import { diskFailure, isDiskFault } from './diskFailure.js';
 import { finish, seriesVerdict, type SeriesRun } from './finish.js';
@@ -113,10 +112,7 @@ async function series(o: SeriesSpec, deps: GateDeps, signal: AbortSignal): Promi
     // Before the build and the first leg: free space against the logs the legs are expected to write.
     const short = checkSpace(run.r.runDir, plan.legs.legs.length, 0);
     if (short) throw new NhGateError('DISK_FULL', `${short}; nothing was run`, 'free space or pass --results-dir DIR on a larger filesystem (or set NH_GATE_EXPECT_LOG_BYTES if the legs log less)');
-    // The A/B plot's vega loads while the build's processes run, and has loaded before the first leg starts.
-    const plotsLoaded = run.plots.ab ? preloadVega() : null;
     const ready = await readyBinaries(plan, { inputs: o.inputs, arch: arch.arch, jobs: o.jobs, checkpoint: o.checkpoint, signal }, run);
-    await plotsLoaded;
     if (!ready.ok) {
       run.r.verdict = ready.verdict;
       return await finish(run, 'complete');
