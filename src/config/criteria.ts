@@ -17,9 +17,25 @@ export const CRITERION_METRICS = {
   smUtil: { quantity: 'smUtil', unit: '%', percentage: true, needs: 'gpu' },
   smOccupancy: { quantity: 'smOccupancy', unit: '%', percentage: true, needs: 'gpu' },
   dramBwUtil: { quantity: 'dramBwUtil', unit: '%', percentage: true, needs: 'gpu' },
+  // A serve A/B's figures (the gate's "serve" block: each leg one load, src/serve/abLeg.ts), keyed as
+  // `nh-gate serve` keys them: median latencies over the leg's requests, and its rates over the load window.
+  ttftP50: { quantity: 'ttftP50', unit: 's', percentage: false, needs: 'serve' },
+  tpotP50: { quantity: 'tpotP50', unit: 's', percentage: false, needs: 'serve' },
+  itlP50: { quantity: 'itlP50', unit: 's', percentage: false, needs: 'serve' },
+  e2eP50: { quantity: 'e2eP50', unit: 's', percentage: false, needs: 'serve' },
+  ttftP99: { quantity: 'ttftP99', unit: 's', percentage: false, needs: 'serve' },
+  e2eP99: { quantity: 'e2eP99', unit: 's', percentage: false, needs: 'serve' },
+  outputTokenThroughput: { quantity: 'outputTokenThroughput', unit: 'tokens/s', percentage: false, needs: 'serve' },
+  requestThroughput: { quantity: 'requestThroughput', unit: 'requests/s', percentage: false, needs: 'serve' },
+  goodput: { quantity: 'goodput', unit: 'requests/s', percentage: false, needs: 'serve' },
 } as const;
 export type CriterionMetric = keyof typeof CRITERION_METRICS;
 export const METRIC_NAMES = Object.keys(CRITERION_METRICS) as [CriterionMetric, ...CriterionMetric[]];
+
+// Whether a metric is a serve load's figure (judged only by a gate with a "serve" block, and only those there).
+export function isServeMetric(m: CriterionMetric): boolean {
+  return CRITERION_METRICS[m].needs === 'serve';
+}
 
 // Superiority ("at least X better"), the form every criterion had before non-inferiority and equivalence:
 // `claim` may be left out. The arm claimed about is the flag-on arm.

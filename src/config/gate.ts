@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { legs, pct, repeats } from './bounds.js';
-import { CRITERION_METRICS, CriteriaSchema, METRIC_NAMES, type Criteria } from './criteria.js';
+import { CRITERION_METRICS, CriteriaSchema, METRIC_NAMES, isServeMetric, type Criteria } from './criteria.js';
+import { ServeLoadSchema } from './serveLoad.js';
 
 // A hypothesis written BEFORE the measurement; the verdict is computed against it.
 export const HypothesisSchema = z.strictObject({
@@ -60,6 +61,7 @@ export const GateSchema = z.strictObject({
   report: z.enum(['judge', 'only']).default('judge'),
   seed: z.number().int().min(0).max(2 ** 31 - 1).optional().describe('seed of the random order and of the bootstrap (default 1); --seed otherwise is a deviation'),
   locked: z.boolean().default(false).describe('refuse any command-line option that departs from this design (repeats, order, seed, arms, budget, warm-up, mode) with exit 2'),
+  serve: ServeLoadSchema.optional().describe('an A/B under load: each leg one serve load against a server started with the arm\'s environment (docs/serve.md)'),
 }).superRefine((g, ctx) => {
   const registered = g.hypothesis !== undefined || g.criteria !== undefined;
   if (g.kind === 'ab' && !registered && g.report !== 'only') {
@@ -68,7 +70,21 @@ export const GateSchema = z.strictObject({
   if (g.report === 'only' && registered) ctx.addIssue({ code: 'custom', path: ['report'], message: '"only" judges nothing, but the gate registers a hypothesis or criteria — drop one of the two' });
   if (g.hypothesis && g.criteria) ctx.addIssue({ code: 'custom', path: ['criteria'], message: "a gate registers either 'hypothesis' or 'criteria', not both — move the hypothesis into criteria.metrics" });
   if (g.sequential) checkScales(g.sequential, g.criteria, g.hypothesis !== undefined, ctx);
+  checkServe(g, ctx);
 });
+
+// A serve block belongs to an ab gate and judges only serve figures; a serve figure needs a serve block.
+function checkServe(g: { kind: string; serve?: unknown; hypothesis?: unknown; criteria?: Criteria | undefined }, ctx: z.RefinementCtx): void {
+  const served = g.serve !== undefined;
+  if (served && g.kind !== 'ab') ctx.addIssue({ code: 'custom', path: ['serve'], message: `a serve block makes an A/B under load; a ${g.kind} gate has no arms to compare — use kind "ab", or nh-gate serve` });
+  if (served && g.hypothesis !== undefined) ctx.addIssue({ code: 'custom', path: ['hypothesis'], message: 'a serve A/B judges serve figures: register "criteria" on one of ttftP50, tpotP50, itlP50, e2eP50, outputTokenThroughput, requestThroughput, goodput' });
+  g.criteria?.metrics.forEach((m, i) => {
+    if (isServeMetric(m.metric) === served) return;
+    ctx.addIssue({ code: 'custom', path: ['criteria', 'metrics', i, 'metric'], message: served
+      ? `'${m.metric}' is a figure of one driver run; a serve A/B's legs are loads — judge ttftP50, tpotP50, itlP50, e2eP50, outputTokenThroughput, requestThroughput or goodput`
+      : `'${m.metric}' is a serve load's figure — add a "serve" block (concurrency or ratePerS, requests) to run each leg as a load` });
+  });
+}
 
 // A sequential gate registers a noise scale for every metric it judges: a ratio metric may use sigmaLogRatio,
 // a points metric needs its own (in points), so the anytime-valid test of each has the σ it assumes.

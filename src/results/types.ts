@@ -5,7 +5,7 @@ import type { VerdictRecord } from '../verdict/record.js';
 import type { AbForm, Comparison, Deviation } from './comparison.js';
 import type { Reason } from '../verdict/reasons.js';
 import type { BuildRecord } from '../build/types.js';
-import type { ServeRecord } from '../serve/record.js';
+import type { ServePoint, ServeRecord } from '../serve/record.js';
 import type { ProcessRun } from '../exec/types.js';
 
 // result.json's schema version; bump on any breaking change to the shapes below.
@@ -43,7 +43,7 @@ export interface PromptJudgement {
 
 export interface TokenJudgement {
   // engine claim: the rows carried counts only, no ids; the harness compared nothing itself.
-  source: 'events' | 'printed ids' | 'printed rows' | 'engine claim';
+  source: 'events' | 'printed ids' | 'printed rows' | 'engine claim' | 'served streams';
   // Who saw the ids the verdict rests on (SPEC §2): the harness (events or id lines it read) or only the engine
   // (its counters and verdict line). A pass the harness did not see is printed and stored as the engine's claim.
   witness: 'harness' | 'engine';
@@ -103,6 +103,8 @@ export interface LegRecord {
   // The silicon of the host that ran this leg (with --executor slurm, the node's), and the Slurm job behind it.
   silicon?: Silicon | null;
   slurm?: SlurmLegInfo;
+  // A serve A/B's leg (src/serve/abLeg.ts): its load as `nh-gate serve` records one, every request in it.
+  serve?: ServePoint;
 }
 
 // One leg's Slurm job: id, node, final state and reason as Slurm reported them, and which command said so.

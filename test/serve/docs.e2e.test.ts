@@ -17,6 +17,9 @@ const EXPECT: Array<[RegExp, RegExp, number[]]> = [
   [/--rate 4 --requests 16 --seed 7/, /Poisson arrivals at 4 requests\/s \(seed 7\): 16 request\(s\), tokens 512\/512 → (VALID|INVALID)[\s\S]*^send lateness p99 /m, [0, 3]],
   [/--sweep 1,4,16/, /at 16 requests\/s \(seed 1\): 8 request\(s\), tokens 256\/256 →[\s\S]*knee: (not found|[\d.]+ requests\/s) — /, [0, 3]],
   [/--rate 2 --concurrency 2/, /option '--rate <r>' cannot be used with option '--concurrency <c>'/, [2]],
+  [/threads-serve-ab\.json --dry-run/, /^each leg: one load \(concurrency 2, at least 8 request\(s\)[^\n]*every response token-checked$/m, [0]],
+  // The word is the interval's on a shared host; every leg's tokens are checked whatever it is (refutationFails false: 0, UNRESOLVED 3).
+  [/threads-serve-ab\.json$/, /leg 4\/4 \[A2 THREADS=1\]: STRICT PASS — 256\/256 tokens[\s\S]*^(SUPPORTED|REFUTED|UNRESOLVED) \(2 criteria combined by 'all'/m, [0, 3]],
 ];
 
 describe.skipIf(!llamaReady)(needsTitle('docs/serve.md: every example runs', LLAMA_NEED), () => {

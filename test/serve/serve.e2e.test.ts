@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,33 +6,15 @@ import { execa } from 'execa';
 import { repoRoot } from '../helpers/engine.js';
 import { needsTitle } from '../helpers/needs.js';
 import { CLI, LLAMA_NEED, llamaReady } from '../engines/llama.js';
+import { serveRecipe } from './recipe.js';
 
 // nh-gate serve against the real CPU llama-server: every served token checked under concurrency, a planted
 // wrong token (a proxy between the harness and the server) and a stalled stream, each named in the result.
 
 const dir = mkdtempSync(join(tmpdir(), 'nh-gate-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const PROXY = join(repoRoot, 'test', 'serve', 'fixtures', 'proxy.mjs');
 const golden = JSON.parse(readFileSync(join(repoRoot, 'goldens', 'llama-cpp-tiny', 'golden.json'), 'utf8'));
-
-// The shipped llama-cpp recipe with absolute paths, its server behind the proxy when `proxyArgs` are given.
-function recipe(name: string, proxyArgs: string[] | null): string {
-  const r = JSON.parse(readFileSync(join(repoRoot, 'recipes', 'llama-cpp.json'), 'utf8'));
-  r.name = name;
-  r.sourceDir = join(repoRoot, r.sourceDir);
-  r.buildDir = join(repoRoot, r.buildDir);
-  r.profile = join(repoRoot, r.profile);
-  r.prepare = [];
-  r.defaultGolden = join(repoRoot, 'goldens', 'llama-cpp-tiny', 'golden.json');
-  if (proxyArgs) {
-    // The proxy adds --host/--port to the server it starts; the harness's {port} is the proxy's.
-    const inner = r.serve.argv.filter((a: string, i: number, all: string[]) => !['--host', '--port'].includes(a) && !['--host', '--port'].includes(all[i - 1]!));
-    r.serve.argv = ['node', PROXY, '--port', '{port}', ...proxyArgs, '--', ...inner];
-  }
-  const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify(r));
-  return file;
-}
+const recipe = (name: string, proxyArgs: string[] | null): string => serveRecipe(dir, name, proxyArgs);
 
 const serve = (args: string[]) => execa('node', [CLI, 'serve', ...args, '--results-dir', join(dir, 'res')], { cwd: dir, reject: false, all: true, timeout: 300_000 });
 const resultOf = (out: string) => JSON.parse(readFileSync(join(/run directory: (\S+)/.exec(out)![1]!, 'result.json'), 'utf8'));

@@ -190,6 +190,9 @@ export function checkProducible(spec: ClaimSpec, recipe: Recipe, gatePath: strin
     if (need === 'gpu' && !Object.keys(recipe.archs).some((a) => a !== 'cpu')) {
       throw new NhGateError('BAD_INPUT', `${where}: '${c.metric}' is sampled on a GPU, but recipe '${recipe.name}' builds only for cpu`, 'add a GPU arch to the recipe, or judge perOutputToken');
     }
+    if (need === 'serve' && !recipe.serve) {
+      throw new NhGateError('BAD_INPUT', `${where}: '${c.metric}' is a serve load's figure, but recipe '${recipe.name}' has no "serve" block`, 'use a recipe with a serve block (llama-cpp), or judge perOutputToken without the gate\'s "serve" block');
+    }
     if (need === 'events' && recipe.driver.eventsArgv.length === 0) {
       throw new NhGateError('BAD_INPUT', `${where}: '${c.metric}' comes from the engine's event clock, but recipe '${recipe.name}' passes no driver.eventsArgv`, 'judge perOutputToken (harness clock), or give the recipe an events file');
     }

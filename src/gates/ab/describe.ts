@@ -3,6 +3,7 @@ import type { PlanRecord } from '../../results/types.js';
 import type { SeriesPlan } from '../series/types.js';
 import { claimLine } from './claim.js';
 import type { AbPlan } from './plan.js';
+import { describeServeLeg } from '../../serve/abLegRecord.js';
 
 // An A/B plan as the reader sees it (--dry-run, the result's plan text, --resume's check) and as the series
 // runs it. The text says every choice the plan made, so two runs with the same text ran the same design.
@@ -21,6 +22,7 @@ export function abPlanText(p: AbPlan): string {
     `interval: ${p.method.kind}`,
     stop,
     ...(p.warmupLegs ? [`warm-up: ${p.warmupLegs} leg(s) first, discarded`] : []),
+    ...(p.serve ? [`each leg: ${describeServeLeg(p.serve)}`] : []),
     ...(p.deviations.length ? p.deviations.map((d) => `deviation: ${d.text}`) : []),
     describePlan(p.legs),
   ].join('\n');

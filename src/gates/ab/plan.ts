@@ -10,6 +10,7 @@ import { BLOCK_LEGS } from './blocks.js';
 import { bindClaim, checkProducible, onArmOf, type Claim } from './claim.js';
 import { deviationsOf, refuseIfLocked, type DesignChoices, type Deviation } from './deviations.js';
 import type { IntervalMethod } from './judge/judge.js';
+import { serveLoadOf, type ServeLoad } from '../../config/serveLoad.js';
 
 // claim → plan: one value that says everything an A/B form will do before it does any of it: the binaries
 // per arm (one build, or two commits' builds labelled "two binaries"), the arms and which is "on", the leg
@@ -50,6 +51,8 @@ export interface AbPlan {
   calibrationDays: number | null;
   gateName: string;
   plotTitle: string;
+  // The gate's "serve" block: each leg one load against a server started with its arm's env (null: driver legs).
+  serve: ServeLoad | null;
 }
 
 type GateRef = NonNullable<Inputs['gate']>;
@@ -115,6 +118,17 @@ function formOf(r: AbRequest): AbForm {
   return r.stop;
 }
 
+// The gate's serve load; a serve A/B is same-binary (a flag is the server's environment), never two commits.
+function serveOf(r: AbRequest): ServeLoad | null {
+  const g = r.inputs.gate;
+  if (!g?.gate.serve) return null;
+  if (r.commits) throw new NhGateError('USAGE', `${g.path}: serve: an A/B under load compares one flag in one binary; --base/--head builds two`, 'drop --base/--head (or use a gate without a "serve" block for a cross-commit A/B)');
+  if (r.cli.mode) throw new NhGateError('USAGE', `--mode ${r.cli.mode}: a serve leg is one load of whole requests, not a decode mode`, 'drop --mode (a gate with a "serve" block times every request as it streams)');
+  const serve = r.inputs.recipe.serve;
+  if (!serve) throw new NhGateError('BAD_INPUT', `${g.path}: serve: recipe '${r.inputs.recipe.name}' has no "serve" block: nh-gate does not know how to start its server`, 'use a recipe with a serve block (llama-cpp), or drop the gate\'s "serve" block');
+  return serveLoadOf(g.gate.serve, serve.slots);
+}
+
 // The plan of an A/B request (pure: the worktrees are made by the series, the calibration looked up there).
 export function planAbForm(r: AbRequest): AbPlan {
   const g = r.inputs.gate?.gate ?? null;
@@ -141,12 +155,14 @@ export function planAbForm(r: AbRequest): AbPlan {
     ? { kind: 'two', label: `two binaries: base ${c.base.rev} = ${c.base.commit}, head ${c.head.rev} = ${c.head.commit}`, top: c.top, worktrees: join(r.resultsBase, 'worktrees'), base: c.base, head: c.head }
     : { kind: 'one' };
   const what = c ? 'cross-commit' : r.inputs.flag!;
+  const serve = serveOf(r);
   return {
     form, claim, method, binaries, legs, order, seed, warmupLegs, deviations,
     stop: seqd ? { kind: 'sequential', budgetLegs: blocks * BLOCK_LEGS, blocks } : { kind: 'fixed', legs: repeats * 2 },
     plannedJudgedLegs: repeats * 2,
     calibrationDays: r.stop === 'sequential' ? (seqd?.seq.requireCalibrationDays ?? null) : null,
     gateName: c ? `${g?.name ?? 'ab'}-${c.base.commit.slice(0, 8)}-vs-${c.head.commit.slice(0, 8)}` : r.stop === 'aa' ? `${g!.name}-aa` : (g?.name ?? `ab-${what}`),
-    plotTitle: `${what}${r.stop === 'aa' ? ' A/A' : ''}: per-token times per leg (A=${arms.labels.A}, B=${arms.labels.B})`,
+    plotTitle: `${what}${r.stop === 'aa' ? ' A/A' : ''}: ${serve ? 'TPOT p50' : 'per-token times'} per leg (A=${arms.labels.A}, B=${arms.labels.B})`,
+    serve,
   };
 }

@@ -70,11 +70,14 @@ export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome
 
 // Runs an A/B plan; a sequential run also draws each criterion's confidence sequence.
 export async function runAbPlan(p: AbPlan, o: AbRunOptions, deps: GateDeps): Promise<SeriesOutcome> {
+  // A serve leg's server and load run on this host: a Slurm job has no client beside it to time the tokens.
+  if (p.serve && deps.legRunner?.kind === 'slurm') throw new NhGateError('USAGE', `${o.inputs.gate!.path}: serve: an A/B under load runs its server and client on this host; --executor slurm sends legs to other nodes`, 'drop --executor slurm (or run nh-gate itself on the node, e.g. inside srun)');
   const note = await calibrationNote(p, o, deps);
+  const runLeg = p.serve ? (await import('../../serve/abLeg.js')).serveLegRunner(p.serve) : undefined;
   const out = await runSeries({
     command: 'ab', argv: o.argv, inputs: o.inputs, archClaim: o.arch ?? o.inputs.gate?.gate.arch, jobs: o.jobs,
     resultsBase: o.resultsBase, checkpoint: o.checkpoint, timeoutS: o.timeoutS, resume: o.resume,
-    gateName: p.gateName, abPlotTitle: p.plotTitle,
+    gateName: p.gateName, abPlotTitle: p.plotTitle, runLeg,
     plan: () => seriesPlanOf(p),
     judge: (legs) => {
       const j = judgeAb({ form: p.form, claim: p.claim, method: p.method, legs, warmupLegs: p.warmupLegs, plannedJudgedLegs: p.plannedJudgedLegs, binaries: binariesRecord(p, legs), deviations: p.deviations, seed: p.seed });

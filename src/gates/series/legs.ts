@@ -62,7 +62,7 @@ export async function runLegs(o: SeriesSpec, plan: SeriesPlan, run: SeriesRun, r
     if (s.signal.aborted) break;
     const short = checkSpace(r.runDir, legs.length - done, largestLog);
     if (short) throw new NhGateError('DISK_FULL', `${short}; stopped before leg ${planned.index + 1}`, 'free space or pass --results-dir DIR on a larger filesystem');
-    const out = s.resumed?.kept.get(planned.index) ?? await runLeg(ctx(planned.arm), planned);
+    const out = s.resumed?.kept.get(planned.index) ?? await (o.runLeg ?? runLeg)(ctx(planned.arm), planned);
     largestLog = Math.max(largestLog, (out.log?.bytes ?? 0) + (out.log?.droppedBytes ?? 0));
     if (out.record.process.interrupted) {
       run.notes.push(`leg ${planned.index + 1} was interrupted and is not counted`);

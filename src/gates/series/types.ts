@@ -5,6 +5,8 @@ import type { LegRecord, PlanRecord, RunResult } from '../../results/types.js';
 import type { ExitClass } from '../../verdict/words.js';
 import type { VerdictRecord } from '../../verdict/record.js';
 import type { Inputs } from '../setup.js';
+import type { LegContext, LegOutcome } from '../leg/leg.js';
+import type { PlannedLeg } from '../../plan/plan.js';
 
 // The one scheduler's contract: a command (a3, every A/B form) gives it a plan and a pure judge; the series
 // builds the plan's binaries, runs its legs through the executor seam, saves after every leg, and asks the
@@ -69,6 +71,9 @@ export interface SeriesSpec {
   abPlotTitle?: string;
   // --resume RUN_DIR: keep that run's finished legs, run only the missing ones into it.
   resume?: string | undefined;
+  // What one leg is, where it is not one driver process (a serve A/B: a load against a server started with the
+  // arm's env, src/serve/abLeg.ts); absent: the driver leg of src/gates/leg/leg.ts through the executor.
+  runLeg?: ((ctx: LegContext, planned: PlannedLeg) => Promise<LegOutcome>) | undefined;
 }
 
 export interface SeriesOutcome {

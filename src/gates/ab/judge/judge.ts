@@ -1,3 +1,4 @@
+import { isServeMetric } from '../../../config/criteria.js';
 import type { MetricScale } from '../../../config/gate.js';
 import { measured, refused } from '../../../quantity/make.js';
 import type { Quantity } from '../../../quantity/types.js';
@@ -125,8 +126,8 @@ function aaMetrics(i: AbJudgeInput, m: Extract<IntervalMethod, { kind: 'aa-calib
 function fixedMetrics(i: AbJudgeInput, judged: readonly LegRecord[]): MetricsOut {
   const metrics = i.claim.criteria.map((c) => judgeFixed(c, judged, i.seed, i.claim));
   const extra: Record<string, Quantity> = Object.fromEntries(metrics.map((x) => [x.key, x.estimate]));
-  // Per-token is always worth seeing beside a gate that judges something else (busy).
-  if (!i.claim.criteria.some((c) => c.metric === 'perOutputToken')) {
+  // Per-token is always worth seeing beside a gate that judges something else (busy); a serve leg has none.
+  if (!i.claim.criteria.some((c) => c.metric === 'perOutputToken' || isServeMetric(c.metric))) {
     const c = i.claim.criteria[0]!;
     extra.perTokenRatio = judgeFixed({ ...c, key: 'perTokenRatio', metric: 'perOutputToken', quantity: 'perOutputToken', unit: 's', scale: 'ratio', noEffect: 1 }, judged, i.seed, { ...i.claim, source: 'none' }).estimate;
   }
