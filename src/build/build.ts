@@ -12,6 +12,7 @@ import { cellStates, type FeatureParser } from './features.js';
 import { checkRequiredCells } from '../profiles/features.js';
 import type { BuildRecord, ProbeRecord, StepRecord } from './types.js';
 import { diagnoseFailure } from './diagnose.js';
+import { configureKey, forgetConfigure, rememberConfigure, reusableConfigure } from './configureMemo.js';
 
 export interface BuildOptions {
   recipe: Recipe;
@@ -74,23 +75,20 @@ export async function buildRecipe(o: BuildOptions): Promise<BuildRecord> {
   }
 
   const configureArgv = [...expandArgv(recipe.configure, vars, 'recipe.configure'), ...expandArgv(archCfg?.configureArgv ?? [], vars, `recipe.archs.${arch}.configureArgv`)];
-  const conf = await o.exec.run({ argv: configureArgv, cwd: o.root, timeoutS: 600 }, hooks);
-  rec.configure = step('configure', conf);
-  if (!exitedCleanly(conf)) {
+  const memoKey = configureKey(configureArgv, rec.probes.map((p) => p.log.join('\n')));
+  const reused = reusableConfigure(rec.buildDir, memoKey);
+  forgetConfigure(rec.buildDir); // written back only once this build is BUILT
+  const conf = reused ? null : await o.exec.run({ argv: configureArgv, cwd: o.root, timeoutS: 600 }, hooks);
+  rec.configure = conf ? step('configure', conf) : reusedStep(configureArgv, rec.buildDir, reused!);
+  if (conf && !exitedCleanly(conf)) {
     const facts = readBuildLog(rec.configure.log);
     const d = diagnoseFailure(recipe, rec.configure.log);
     return { ...rec, enospcHits: facts.enospcHits, verdict: 'FAILED', cause: d.cause, prerequisite: d.prerequisite, message: `configure failed (${rec.configure.end})${d.prerequisite ? `: ${d.prerequisite.name} is missing` : ''}` };
   }
   const required = [...new Set([...(archCfg?.requiredCells ?? []), ...(o.extraRequiredCells ?? [])])];
-  // The one required-cell rule (arch-aware: ENABLED for [90] does not serve a 121a build).
-  const table = o.parseFeatures(rec.configure.log);
-  const check = checkRequiredCells(table, required, arch);
-  rec.cells = cellStates(table);
   rec.requiredCells = required;
-  rec.missingCells = check.missing.map((m) => m.cell);
-  if (!check.ok) {
-    return { ...rec, verdict: 'VOID', voidReason: 'DEGRADED_BUILD', message: `required feature cell(s) not ENABLED for ${arch}: ${check.missing.map((m) => `${m.cell} (${m.why})`).join(', ')}` };
-  }
+  const degraded = checkCells(rec, o.parseFeatures(rec.configure.log));
+  if (degraded) return degraded;
 
   const progress = progressWriter(o.isTty ?? false, o.writeProgress ?? ((s) => process.stderr.write(s)));
   const build = await o.exec.run({ argv: expandArgv(recipe.build, vars, 'recipe.build'), cwd: o.root, timeoutS: 3600 }, { ...hooks, onLine: (l) => progress.line(l.text) });
@@ -110,6 +108,30 @@ export async function buildRecipe(o: BuildOptions): Promise<BuildRecord> {
   if (missing.length > 0) {
     return { ...rec, verdict: 'FAILED', message: `build exited 0 but declared output(s) are missing: ${missing.join(', ')}` };
   }
-  rec.message = facts.noWork ? 'nothing to rebuild (ninja: no work to do)' : `built ${facts.stepsRun} step(s)`;
+  // A reused configure whose build re-ran CMake (a CMakeLists.txt changed) has its feature table from that run.
+  const rerun = reused ? o.parseFeatures(rec.build.log) : null;
+  const tableLog = rerun && rerun.cells.length > 0 ? rec.build.log : rec.configure.log;
+  if (tableLog === rec.build.log) {
+    const degradedNow = checkCells(rec, rerun!);
+    if (degradedNow) return degradedNow;
+  }
+  rememberConfigure(rec.buildDir, memoKey, tableLog);
+  rec.message = `${facts.noWork ? 'nothing to rebuild (ninja: no work to do)' : `built ${facts.stepsRun} step(s)`}${reused ? '; configure reused (same argv and toolchain)' : ''}`;
   return rec;
+}
+
+// The one required-cell rule (arch-aware: ENABLED for [90] does not serve a 121a build), recorded on the build;
+// the DEGRADED_BUILD record when a required cell is missing.
+function checkCells(rec: BuildRecord, table: ReturnType<FeatureParser>): BuildRecord | null {
+  const check = checkRequiredCells(table, rec.requiredCells, rec.arch);
+  rec.cells = cellStates(table);
+  rec.missingCells = check.missing.map((m) => m.cell);
+  if (check.ok) return null;
+  return { ...rec, verdict: 'VOID', voidReason: 'DEGRADED_BUILD', message: `required feature cell(s) not ENABLED for ${rec.arch}: ${check.missing.map((m) => `${m.cell} (${m.why})`).join(', ')}` };
+}
+
+// The configure step of a build directory still configured under the same key: not run, its last log kept.
+function reusedStep(argv: string[], buildDir: string, log: string[]): StepRecord {
+  const note = `(not run: ${buildDir} is configured with this argv and toolchain; the feature table below is from its last configure, and the build re-runs CMake if a CMakeLists.txt changed)`;
+  return { name: 'configure', argv, exitCode: 0, signal: null, timedOut: false, durationS: 0, end: 'reused', lastLines: [note], log: [note, ...log] };
 }

@@ -31,20 +31,25 @@ export function resultJson(r: RunResult): string {
   }, 2) + '\n';
 }
 
-// Writes every file of the run directory from the current result, atomically; called after each leg,
-// so a Ctrl-C or a crash of nh-gate itself leaves the finished legs on disk. Then tells the listener (the
-// text on stdout, the exports), so nothing is printed that is not already on disk.
+// Saves the run directory from the current result, atomically, then tells the listener (the text on stdout,
+// the exports), so nothing is printed that is not already on disk. While the run is running (before the first
+// leg and after each) only result.json is written: it holds every finished leg, which is all that `--resume`,
+// the dead-run scan and a crash need, and rendering summary.md, junit.xml and report.html after every leg cost
+// the short legs more than their own judging. Every other status (complete, interrupted, failed) writes all of
+// them once, the plots with them, so an interrupted or failed run still has its report.
 export async function saveRun(r: RunResult, plots: PlotInputs, live?: RunListener): Promise<string[]> {
-  const svgs: InlinePlot[] = [];
-  // Plots are drawn once, for the finished run: redrawn after every leg they cost more than a short leg
-  // (a vega render each). While running, the files carry every finished leg's data and no plot yet.
-  if (r.status !== 'running') {
-    for (const t of plots.timelines) svgs.push({ file: t.file, svg: await renderSvg(busyTimelineSpec(t.input)) });
-    if (plots.ab && plots.ab.legs.length > 0) svgs.push({ file: 'ab-per-token.svg', svg: await renderSvg(abLegsSpec(plots.ab.title, plots.ab.legs)) });
-    const flagSweep = r.comparison?.kind === 'ab' ? r.comparison.sweep : undefined;
-    if (flagSweep) svgs.push({ file: 'sweep.svg', svg: await renderSvg(scalingSpec(flagSweep)) });
-    if (plots.sweep && plots.sweep.points.length > 0) svgs.push({ file: 'serve-sweep.svg', svg: await renderSvg(sweepSpec(plots.sweep.title, plots.sweep.latencyLabel, plots.sweep.points)) });
+  if (r.status === 'running') {
+    await writeAtomicAll([[join(r.runDir, 'result.json'), resultJson(r)]]);
+    live?.saved(r);
+    return ['result.json'];
   }
+  const svgs: InlinePlot[] = [];
+  for (const t of plots.timelines) svgs.push({ file: t.file, svg: await renderSvg(busyTimelineSpec(t.input)) });
+  if (plots.ab && plots.ab.legs.length > 0) svgs.push({ file: 'ab-per-token.svg', svg: await renderSvg(abLegsSpec(plots.ab.title, plots.ab.legs)) });
+  // A flag sweep's scaling plot (ab --flag NAME=V1,V2,V3): the ratio to the baseline against the value.
+  const flagSweep = r.comparison?.kind === 'ab' ? r.comparison.sweep : undefined;
+  if (flagSweep) svgs.push({ file: 'sweep.svg', svg: await renderSvg(scalingSpec(flagSweep)) });
+  if (plots.sweep && plots.sweep.points.length > 0) svgs.push({ file: 'serve-sweep.svg', svg: await renderSvg(sweepSpec(plots.sweep.title, plots.sweep.latencyLabel, plots.sweep.points)) });
   const plotFiles = svgs.map((p) => p.file);
   await writeAtomicAll([
     ...svgs.map((p) => [join(r.runDir, p.file), p.svg] as const),

@@ -144,3 +144,61 @@ describe('buildRecipe on a real CMake project', () => {
     expect(r.compileErrors).toBe(2);
   });
 });
+
+describe('buildRecipe reuses a good configure of the same argv and toolchain (issue 25)', () => {
+  const cmakeLists = (fastPath: string) => [
+    'cmake_minimum_required(VERSION 3.20)', 'project(tiny CXX)',
+    `message(STATUS "  nh-ref feature fast-path: ${fastPath}")`, 'add_executable(hello hello.cpp)', '',
+  ].join('\n');
+  const recipeFor = (required: string[], extraArgv: string[] = []) => RecipeSchema.parse({
+    schemaVersion: 1, name: 'tiny', profile: 'nh-ref', sourceDir: 'src', buildDir: 'build-{arch}',
+    configure: ['cmake', '-S', '{sourceDir}', '-B', '{buildDir}', '-G', 'Ninja', ...extraArgv],
+    build: ['cmake', '--build', '{buildDir}', '--parallel', '{jobs}'],
+    archs: { cpu: { requiredCells: required } }, outputs: ['{buildDir}/hello'], driver: { argv: ['x'], binary: 'x' },
+  });
+  const tree = (): string => {
+    const root = mkdtempSync(join(tmpdir(), 'nh-memo-'));
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'src', 'CMakeLists.txt'), cmakeLists('ENABLED for [cpu]'));
+    writeFileSync(join(root, 'src', 'hello.cpp'), 'int main() { return 0; }\n');
+    return root;
+  };
+  const build = (root: string, r: ReturnType<typeof recipeFor>) => buildRecipe({ recipe: r, root, arch: 'cpu', jobs: 2, exec: realExecutor, parseFeatures: featureParserFor(getProfile('nh-ref')) });
+
+  it('skips the second configure, keeps the cells and output sha from the last one, and configures again for another argv', async () => {
+    const root = tree();
+    const first = await build(root, recipeFor(['fast-path']));
+    expect([first.verdict, first.configure!.end]).toEqual(['BUILT', 'exit 0']);
+    const second = await build(root, recipeFor(['fast-path']));
+    expect([second.verdict, second.configure!.end, second.configure!.durationS]).toEqual(['BUILT', 'reused', 0]);
+    expect(second.message).toBe('nothing to rebuild (ninja: no work to do); configure reused (same argv and toolchain)');
+    expect(second.cells).toEqual(first.cells);
+    expect(second.outputs).toEqual(first.outputs);
+    const other = await build(root, recipeFor(['fast-path'], ['-DNH_X=1']));
+    expect(other.configure!.end).toBe('exit 0');
+  });
+
+  it('takes the cells from the build when it re-ran CMake (a CMakeLists.txt changed): DEGRADED_BUILD, then configures again', async () => {
+    const root = tree();
+    expect((await build(root, recipeFor(['fast-path']))).verdict).toBe('BUILT');
+    writeFileSync(join(root, 'src', 'CMakeLists.txt'), cmakeLists('DISABLED (switched off)'));
+    const changed = await build(root, recipeFor(['fast-path']));
+    expect(changed.configure!.end).toBe('reused');
+    expect([changed.verdict, changed.voidReason, changed.missingCells]).toEqual(['VOID', 'DEGRADED_BUILD', ['fast-path']]);
+    const after = await build(root, recipeFor(['fast-path']));
+    expect([after.configure!.end, after.verdict, after.missingCells]).toEqual(['exit 0', 'VOID', ['fast-path']]);
+  });
+
+  it('never reuses a configure that was not CMake\'s, nor one whose build directory lost its CMakeCache.txt', async () => {
+    const { configureKey, reusableConfigure, rememberConfigure } = await import('../../src/build/configureMemo.js');
+    expect(configureKey(['./configure', '--prefix=/x'], [])).toBeNull();
+    expect(configureKey(['/usr/bin/cmake', '-S', 'a'], ['cmake version 3.25'])).not.toBe(configureKey(['/usr/bin/cmake', '-S', 'a'], ['cmake version 3.31']));
+    const dir = mkdtempSync(join(tmpdir(), 'nh-memo-dir-'));
+    const key = configureKey(['cmake', '-S', 'a'], []);
+    rememberConfigure(dir, key, ['-- line']);
+    expect(reusableConfigure(dir, key)).toBeNull();
+    writeFileSync(join(dir, 'CMakeCache.txt'), '');
+    expect(reusableConfigure(dir, key)).toEqual(['-- line']);
+    expect(reusableConfigure(dir, configureKey(['cmake', '-S', 'b'], []))).toBeNull();
+  });
+});

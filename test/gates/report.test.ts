@@ -8,7 +8,7 @@ import { abLegsSpec, busyTimelineSpec, renderSvg } from '../../src/report/plots.
 import { createRunDir, utcStamp } from '../../src/results/write.js';
 import { writeAtomic } from '../../src/io/atomic.js';
 import { appendLedger, ledgerOnSilicon } from '../../src/results/ledger.js';
-import { resultJson } from '../../src/report/save.js';
+import { resultJson, saveRun } from '../../src/report/save.js';
 import { RESULT_SCHEMA_VERSION, type RunResult } from '../../src/results/types.js';
 import { refused } from '../../src/quantity/make.js';
 import { leg } from './fixtures.js';
@@ -69,6 +69,23 @@ describe('plots (vega, headless SVG)', () => {
 });
 
 describe('results on disk', () => {
+  it('saveRun: while running only result.json (with every finished leg), once ended every file; the listener after the write', async () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'nh-save-'));
+    const heard: string[][] = [];
+    const live = { saved: () => heard.push(readdirSync(runDir).sort()) };
+    const plots = { timelines: [], ab: { title: 't', legs: [] } };
+    expect(await saveRun(result({ runDir, status: 'running' }), plots, live)).toEqual(['result.json']);
+    expect(readdirSync(runDir)).toEqual(['result.json']);
+    expect(JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')).legs).toHaveLength(3);
+    for (const status of ['interrupted', 'failed', 'complete'] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'nh-save-'));
+      expect(await saveRun(result({ runDir: dir, status }), plots)).toEqual(['result.json', 'summary.md', 'junit.xml', 'report.html']);
+      expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'result.json', 'summary.md']);
+      expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/^## nh-gate ab: DIVERGENCE/);
+    }
+    expect(heard).toEqual([['result.json']]);
+  });
+
   it('writes atomically (no temp file left) and names run dirs by UTC stamp and gate', () => {
     const base = mkdtempSync(join(tmpdir(), 'nh-res-'));
     const d1 = createRunDir(base, 'my gate', new Date('2026-11-30T04:17:00Z'));
