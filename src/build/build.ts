@@ -75,7 +75,8 @@ export async function buildRecipe(o: BuildOptions): Promise<BuildRecord> {
   }
 
   const configureArgv = [...expandArgv(recipe.configure, vars, 'recipe.configure'), ...expandArgv(archCfg?.configureArgv ?? [], vars, `recipe.archs.${arch}.configureArgv`)];
-  const memoKey = configureKey(configureArgv, rec.probes.map((p) => p.log.join('\n')));
+  // The configure inherits this process's environment (o.exec.run passes no env of its own).
+  const memoKey = configureKey(configureArgv, rec.probes.map((p) => p.log.join('\n')), process.env);
   const reused = reusableConfigure(rec.buildDir, memoKey);
   forgetConfigure(rec.buildDir); // written back only once this build is BUILT
   const conf = reused ? null : await o.exec.run({ argv: configureArgv, cwd: o.root, timeoutS: 600 }, hooks);

@@ -10,12 +10,17 @@ import { writeAtomic } from '../io/atomic.js';
 // directory, so deleting the build directory forgets it.
 export const CONFIGURE_MEMO = '.nh-gate-configure.json';
 
-// Pure: what a configure's outcome depends on that nh-gate sees: its argv and the toolchain probes' output
-// (a new cmake, compiler or nvcc is a new key). Null for a configure that is not CMake's: only CMake's build
-// files re-run it on their own.
-export function configureKey(argv: readonly string[], probeOutput: readonly string[]): string | null {
+// The shell's own bookkeeping, which differs between two runs of one command line and no configure reads.
+const VOLATILE_ENV = new Set(['_', 'OLDPWD', 'SHLVL']);
+
+// Pure: what a configure's outcome depends on that nh-gate sees: its argv, the toolchain probes' output (a new
+// cmake, compiler or nvcc is a new key) and the environment it runs in (CC, CUDA_HOME, PATH or a variable a find
+// module or a configure script reads change what it finds: a run with another environment configures again).
+// Null for a configure that is not CMake's: only CMake's build files re-run it on their own.
+export function configureKey(argv: readonly string[], probeOutput: readonly string[], env: Readonly<Record<string, string | undefined>>): string | null {
   if (argv[0] === undefined || basename(argv[0]) !== 'cmake') return null;
-  return createHash('sha256').update(JSON.stringify({ argv, probeOutput })).digest('hex');
+  const vars = Object.entries(env).filter(([k, v]) => v !== undefined && !VOLATILE_ENV.has(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify({ argv, probeOutput, env: vars })).digest('hex');
 }
 
 // The last good configure's log, when the build directory is still configured (CMakeCache.txt) under this key.

@@ -191,14 +191,20 @@ describe('buildRecipe reuses a good configure of the same argv and toolchain (is
 
   it('never reuses a configure that was not CMake\'s, nor one whose build directory lost its CMakeCache.txt', async () => {
     const { configureKey, reusableConfigure, rememberConfigure } = await import('../../src/build/configureMemo.js');
-    expect(configureKey(['./configure', '--prefix=/x'], [])).toBeNull();
-    expect(configureKey(['/usr/bin/cmake', '-S', 'a'], ['cmake version 3.25'])).not.toBe(configureKey(['/usr/bin/cmake', '-S', 'a'], ['cmake version 3.31']));
+    expect(configureKey(['./configure', '--prefix=/x'], [], {})).toBeNull();
+    expect(configureKey(['/usr/bin/cmake', '-S', 'a'], ['cmake version 3.25'], {})).not.toBe(configureKey(['/usr/bin/cmake', '-S', 'a'], ['cmake version 3.31'], {}));
+    // the environment the configure runs in is part of the key (a stand-in's NH_STANDIN_DISABLE, CC, CUDA_HOME …),
+    // in any order, less the shell's bookkeeping
+    const env = { CC: 'gcc', PATH: '/usr/bin', _: '/usr/bin/node' };
+    expect(configureKey(['cmake'], [], env)).not.toBe(configureKey(['cmake'], [], { ...env, CC: 'clang' }));
+    expect(configureKey(['cmake'], [], env)).not.toBe(configureKey(['cmake'], [], { ...env, NH_STANDIN_DISABLE: 'fa2' }));
+    expect(configureKey(['cmake'], [], env)).toBe(configureKey(['cmake'], [], { PATH: '/usr/bin', CC: 'gcc', _: '/bin/sh', OLDPWD: '/tmp', SHLVL: '3' }));
     const dir = mkdtempSync(join(tmpdir(), 'nh-memo-dir-'));
-    const key = configureKey(['cmake', '-S', 'a'], []);
+    const key = configureKey(['cmake', '-S', 'a'], [], {});
     rememberConfigure(dir, key, ['-- line']);
     expect(reusableConfigure(dir, key)).toBeNull();
     writeFileSync(join(dir, 'CMakeCache.txt'), '');
     expect(reusableConfigure(dir, key)).toEqual(['-- line']);
-    expect(reusableConfigure(dir, configureKey(['cmake', '-S', 'b'], []))).toBeNull();
+    expect(reusableConfigure(dir, configureKey(['cmake', '-S', 'b'], [], {}))).toBeNull();
   });
 });
