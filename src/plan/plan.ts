@@ -114,7 +114,8 @@ export function planA3(recipe: Recipe, gate: Gate | null, mode: Mode, extraEnv: 
 }
 
 // The plan as text, for --dry-run and the summary.
-export function describePlan(plan: Plan): string {
+// legMode: what every leg runs when it is not the driver's decode mode (a serve A/B's legs are each one load: 'serve').
+export function describePlan(plan: Plan, legMode?: string): string {
   const ab = plan.kind === 'ab' && plan.arms ? `A=${plan.arms.A.flagValue} B=${plan.arms.B.flagValue}, order ${plan.order}${plan.seed !== null ? ` seed ${plan.seed}` : ''}, ${plan.legs.length} legs` : '';
   const head = plan.kind === 'ab' && plan.arms
     ? (plan.flag ? `A/B of ${plan.flag.name} (${plan.flag.env}): ${ab}` : `A/B of two binaries: ${ab}`)
@@ -127,5 +128,5 @@ export function describePlan(plan: Plan): string {
         return `  arm ${a} (${plan.flag!.name}=${spec.valueLabel}) environment: ${[own, ...rest].join(' ')}`;
       })
     : [];
-  return [head, ...armEnv, ...plan.legs.map((l) => `  leg ${l.index + 1}: ${l.label} (mode ${l.mode})`)].join('\n');
+  return [head, ...armEnv, ...plan.legs.map((l) => `  leg ${l.index + 1}: ${l.label} (mode ${legMode ?? l.mode})`)].join('\n');
 }

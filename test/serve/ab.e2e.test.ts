@@ -53,6 +53,8 @@ describe.skipIf(!llamaReady)(needsTitle('nh-gate ab with a serve block against l
     const res = resultOf(r.all);
     expect(res).toMatchObject({ command: 'ab', status: 'complete', gate: { name: 'serve-ab-threads' } });
     expect(res.plan.text).toContain("each leg: one load (concurrency 2, at least 4 request(s) over at least 0 s, server slots 2) against a server started with the arm's environment; every response token-checked");
+    expect(res.plan.text).toMatch(/leg 1: A1 THREADS=1 \(mode serve\)/);
+    expect(res.plan.text).not.toMatch(/mode decode/);
     expect(res.legs.map((l: { arm: string }) => l.arm)).toEqual(['A', 'B', 'B', 'A']);
     for (const l of res.legs) {
       expect(l).toMatchObject({ verdict: 'STRICT PASS', witness: 'harness', mode: 'serve', tokens: { source: 'served streams', compared: total, matched: total } });

@@ -24,7 +24,7 @@ export function abPlanText(p: AbPlan): string {
     ...(p.warmupLegs ? [`warm-up: ${p.warmupLegs} leg(s) first, discarded`] : []),
     ...(p.serve ? [`each leg: ${describeServeLeg(p.serve)}`] : []),
     ...(p.deviations.length ? p.deviations.map((d) => `deviation: ${d.text}`) : []),
-    describePlan(p.legs),
+    describePlan(p.legs, p.serve ? 'serve' : undefined),
   ].join('\n');
 }
 
