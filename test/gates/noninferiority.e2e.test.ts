@@ -1,9 +1,10 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { ensureEngineBuilt, repoRoot } from '../helpers/engine.js';
+import { isolatedResults } from '../helpers/legLogs.js';
 import { loadInputs } from '../../src/gates/setup.js';
 import { runAb } from '../../src/gates/ab/run.js';
 import { realDeps } from '../../src/gates/deps.js';
@@ -16,15 +17,12 @@ import type { RunResult } from '../../src/results/types.js';
 // shared host lengthens one gap, not the median, so a 10% bound is decidable here where the per-token mean
 // over a 30 ms window is not (measured: legs of one arm 0.23-0.79 ms/token, median step 38-46 µs).
 
-function isolate(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'nh-ni-'));
-  process.env.NH_GATE_LOCK = join(dir, 'gpu.lock');
-  return dir;
-}
 const gate = (name: string) => join(repoRoot, 'gates', 'nh-ref', name);
 const ab = (c: unknown): AbComparison => c as AbComparison;
 
 describe('non-inferiority and equivalence on the reference engine', () => {
+  // A results dir per run (its own GPU lock); after the file, analyze re-judges every leg log they hold.
+  const isolate = isolatedResults();
   beforeAll(async () => {
     await ensureEngineBuilt();
   }, 600_000);
