@@ -16,7 +16,7 @@ let dir = '';
 let hook = '';
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is not built: run `npm run build` (npm test does) before the CLI tests');
+  if (!existsSync(join(ROOT, 'dist', 'bundle', 'chunks.json'))) throw new Error('dist/ is not built: run `npm run build` (npm test does) before the CLI tests');
   dir = mkdtempSync(join(tmpdir(), 'nhg-cold-'));
   // The hooks run on the loader's own thread; each load is appended to the file the child's env names.
   const hooks = `import { appendFileSync } from 'node:fs';
@@ -32,13 +32,16 @@ export async function load(url, context, next) {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // The modules one run of the built CLI loaded, as paths below the package root (node_modules/<pkg>/… for packages).
+// A chunk of the bundle (dist/bundle/, scripts/bundle.mjs) stands for the modules it holds, as its build's
+// metafile lists them: loading a chunk loads every module in it.
 function loaded(args: string[], name: string): { code: number | null; modules: string[] } {
   const file = join(dir, `${name}.loaded`);
   writeFileSync(file, '');
   const r = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NHG_LOADED_FILE: file } });
   const rootUrl = pathToFileURL(ROOT).href + '/';
-  const modules = readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith(rootUrl)).map((l) => l.slice(rootUrl.length));
-  return { code: r.status, modules };
+  const files = readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith(rootUrl)).map((l) => l.slice(rootUrl.length));
+  const chunks = JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'chunks.json'), 'utf8')) as Record<string, string[]>;
+  return { code: r.status, modules: files.flatMap((f) => [f, ...(chunks[f] ?? [])]) };
 }
 
 // What start-up must not reach: the schemas and the packages behind the work of a command.
@@ -49,6 +52,7 @@ describe('cold start: what --help and --version load', () => {
   it('the probe sees what a command loads: analyze reads a log through the zod schemas', () => {
     // Without this the test below could pass by seeing nothing at all.
     const r = loaded(['analyze', '--log', 'a.log', '--json'], 'analyze');
+    expect(r.modules).toContain('dist/bundle/main.js'); // the bundle ran, not tsc's files beside it
     expect(r.modules).toContain('dist/cli/main.js');
     expect(r.modules.some((m) => m.startsWith('node_modules/zod/'))).toBe(true);
     expect(heavy(r.modules).length).toBeGreaterThan(0);
@@ -64,6 +68,7 @@ describe('cold start: what --help and --version load', () => {
   ])('nh-gate %s registers every command without loading the schemas or any command’s work', (args) => {
     const r = loaded(args, args.join('-').replace(/^-+/, ''));
     expect(r.code).toBe(0);
+    expect(r.modules).toContain('dist/bundle/main.js');
     expect(r.modules).toContain('dist/cli/main.js');
     expect(r.modules).toContain('dist/cli/commands/analyze.js');
     expect(heavy(r.modules)).toEqual([]);
