@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The ranges every number in a config is held to, written once and shared by every schema (issue 21).
 // A number outside them used to validate and then break the run: `timeoutS: 3000000` became Node's

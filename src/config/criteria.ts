@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pct, points } from './bounds.js';
 
 // Several pre-registered criteria in one ab gate (issue #11), each on its own metric, scale and claim

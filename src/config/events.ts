@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The engine events JSONL stream (nh-ref's --events, and any driver's: docs/engines.md). One object per line.
 // tNs: CLOCK_MONOTONIC nanoseconds as a decimal string (exceeds 2^53); the harness's clock is the same one.

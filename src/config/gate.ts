@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { legs, pct, repeats } from './bounds.js';
 import { CRITERION_METRICS, CriteriaSchema, METRIC_NAMES, isServeMetric, type Criteria } from './criteria.js';
 import { ServeLoadSchema } from './serveLoad.js';

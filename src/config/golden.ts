@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { count, MAX_INT32, MAX_NEW_TOKENS, nats, tokenId } from './bounds.js';
 
 // One prompt's oracle tokens; margins are null where the oracle had no logits.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RecipeSchema } from './recipe.js';
 import { GateSchema } from './gate.js';
 import { GoldenSchema } from './golden.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { seconds } from './bounds.js';
 import { NhGateError } from '../errors.js';
 import { parseConfigText } from './load.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { count, MAX_NEW_TOKENS, nats, tokenId } from './bounds.js';
 
 // The oracle protocol's messages (docs/engines.md): prompt ids in, per-prompt ids and top-2 margins out.

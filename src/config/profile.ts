@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ROLES, TIME_UNITS } from '../profiles/types.js';
 import { escapeRegex } from '../profiles/compile.js';
 import { namedGroups, regexError } from './regex.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { count, MAX_INT32, seconds } from './bounds.js';
 import { regexError } from './regex.js';
 import { NhGateError } from '../errors.js';

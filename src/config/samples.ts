@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Samples file (JSONL), written by the live sampler (NVML addon or nvidia-smi) and read by analyze.
 // Times are seconds on the harness's monotonic clock (CLOCK_MONOTONIC, the clock of process.hrtime).

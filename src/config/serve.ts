@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { count, seconds } from './bounds.js';
 
 // A recipe's `serve` block (nh-gate serve, docs/serve.md): how to start the engine's server, how to know it is

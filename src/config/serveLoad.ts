@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_LEGS, seconds } from './bounds.js';
 import { parseSlo } from '../serve/slo.js';
 import type { LoadShape, LoadStop, Slo, ValidityLimits } from '../serve/types.js';

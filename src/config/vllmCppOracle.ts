@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { count, MAX_INT32, MAX_NEW_TOKENS } from './bounds.js';
 
 // The engine's golden file, tests/parity/goldens/<name>/oracle.json in mudler/vllm.cpp, as its committed

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The checkpoint header's model config (MODEL.md, clarification 1): the oracle's only source of dims.
 export const ModelConfigSchema = z.object({

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { siliconKey } from '../silicon/types.js';
 import { appendLine } from './write.js';
 import { parseJsonl } from '../io/jsonl.js';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // What a ledger line must hold to be read back (zod at the boundary; extra keys from newer writers are kept).
 const LedgerLineSchema = z.looseObject({ schemaVersion: z.literal(1), siliconKey: z.string().nullable() });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { seconds } from '../config/bounds.js';
 import { parseJsonFile } from '../config/load.js';
 import { NhGateError } from '../errors.js';
