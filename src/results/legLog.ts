@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // A leg log names what it is: a first line says which profile, mode, golden and events file the leg
 // used, a last line how the driver ended. `analyze --log` of a leg log reads both and re-judges the
