@@ -74,3 +74,14 @@ describe('cold start: what --help and --version load', () => {
     expect(heavy(r.modules)).toEqual([]);
   });
 });
+
+describe('the bundle keeps zod small', () => {
+  // `import { z } from 'zod'` in any one module makes the bundler keep zod's whole namespace: every locale,
+  // 755 KB parsed by every command that reads a config. `import * as z from 'zod'` keeps what is used.
+  it('no zod locale but the default English one is bundled', () => {
+    const chunks = JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'chunks.json'), 'utf8')) as Record<string, string[]>;
+    const inputs = Object.values(chunks).flat();
+    expect(inputs.some((m) => m.startsWith('node_modules/zod/'))).toBe(true);
+    expect(inputs.filter((m) => /^node_modules\/zod\/v4\/locales\/(?!en\.js$)/.test(m))).toEqual([]);
+  });
+});
