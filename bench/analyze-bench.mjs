@@ -4,7 +4,10 @@
 //      (flat memory = the peak does not grow with the log).
 //   2. `nh-gate --help` cold start against `node -e 0`, interleaved repeats, medians and their ratio.
 // Each figure is printed beside issue 25's round-2 value, with the load average before and after.
-// Usage: node bench/analyze-bench.mjs [--mb 100] [--repeats 20] [--json]
+// --against DIR: the same runs, interleaved, of another built checkout's bin/nh-gate.js (e.g. main's, in a
+// git worktree after `npm ci`), printed as a "before" beside each figure: on a shared machine whose speed
+// drifts between minutes, only runs interleaved in one sitting compare.
+// Usage: node bench/analyze-bench.mjs [--mb 100] [--repeats 20] [--against DIR] [--json]
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -22,6 +25,9 @@ const opt = (name, dflt) => {
 const MB = opt('mb', 100);
 const REPEATS = opt('repeats', 20);
 const JSON_OUT = args.includes('--json');
+const AGAINST = args.includes('--against') ? join(args[args.indexOf('--against') + 1], 'bin', 'nh-gate.js') : null;
+// Each binary measured: this checkout's ('now'), and the --against one ('before').
+const BINS = AGAINST ? [['now', BIN], ['before', AGAINST]] : [['now', BIN]];
 // Issue 25's round-2 figures (quiet 2-core machine, load < 1, main 269730e), printed beside this run's.
 const ROUND2 = { bigWallS: 2.32, bigCpuS: 2.75, bigPeakMiB: 177, smallWallS: 0.7, coldRatio: 1.58 };
 
@@ -103,26 +109,31 @@ try {
   const runs = [];
   for (let i = 0; i < 3; i++) {
     for (const [name, file, g] of [['big', big, gBig], ['small', small, gSmall]]) {
-      const r = await runMeasured(process.execPath, [BIN, 'analyze', '--log', file, '--json']);
-      if (r.code !== 0) throw new Error(`analyze exited ${r.code}: ${r.stderr}`);
-      runs.push({ name, bytes: g.bytes, ...r });
+      for (const [who, bin] of BINS) {
+        const r = await runMeasured(process.execPath, [bin, 'analyze', '--log', file, '--json']);
+        if (r.code !== 0) throw new Error(`${who}: analyze exited ${r.code}: ${r.stderr}`);
+        runs.push({ who, name, bytes: g.bytes, ...r });
+      }
     }
   }
-  const pick = (n) => runs.filter((r) => r.name === n);
-  results.analyze = {
-    big: { mb: gBig.bytes / 2 ** 20, medianWallS: median(pick('big').map((r) => r.wallS)), medianCpuS: median(pick('big').map((r) => r.cpuS)), medianPeakMiB: median(pick('big').map((r) => r.peakMiB)), wallS: pick('big').map((r) => r.wallS) },
-    small: { mb: gSmall.bytes / 2 ** 20, medianWallS: median(pick('small').map((r) => r.wallS)), medianCpuS: median(pick('small').map((r) => r.cpuS)), medianPeakMiB: median(pick('small').map((r) => r.peakMiB)) },
-  };
   const node0 = [];
-  const help = [];
+  const help = { now: [], before: [] };
   for (let i = 0; i < REPEATS; i++) {
     node0.push(timedRun(process.execPath, ['-e', '0']));
-    help.push(timedRun(process.execPath, [BIN, '--help']));
+    for (const [who, bin] of BINS) help[who].push(timedRun(process.execPath, [bin, '--help']));
   }
   // CPU per run: the sum over the repeats (each read is in whole clock ticks, 10 ms) over the count.
   const cpuPerRun = (xs) => xs.reduce((a, x) => a + x.cpuS, 0) / xs.length;
   const wall = (xs) => median(xs.map((x) => x.wallS));
-  results.coldStart = { repeats: REPEATS, nodeMedianS: wall(node0), helpMedianS: wall(help), ratio: wall(help) / wall(node0), nodeCpuS: cpuPerRun(node0), helpCpuS: cpuPerRun(help), cpuRatio: cpuPerRun(help) / cpuPerRun(node0) };
+  for (const [who] of BINS) {
+    const pick = (n) => runs.filter((r) => r.name === n && r.who === who);
+    const h = help[who];
+    results[who === 'now' ? 'analyze' : 'analyzeBefore'] = {
+      big: { mb: gBig.bytes / 2 ** 20, medianWallS: median(pick('big').map((r) => r.wallS)), medianCpuS: median(pick('big').map((r) => r.cpuS)), medianPeakMiB: median(pick('big').map((r) => r.peakMiB)), wallS: pick('big').map((r) => r.wallS) },
+      small: { mb: gSmall.bytes / 2 ** 20, medianWallS: median(pick('small').map((r) => r.wallS)), medianCpuS: median(pick('small').map((r) => r.cpuS)), medianPeakMiB: median(pick('small').map((r) => r.peakMiB)) },
+    };
+    results[who === 'now' ? 'coldStart' : 'coldStartBefore'] = { repeats: REPEATS, nodeMedianS: wall(node0), helpMedianS: wall(h), ratio: wall(h) / wall(node0), nodeCpuS: cpuPerRun(node0), helpCpuS: cpuPerRun(h), cpuRatio: cpuPerRun(h) / cpuPerRun(node0) };
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -136,4 +147,12 @@ else {
   console.log(`analyze ${a.small.mb.toFixed(1)} MB: median ${a.small.medianWallS.toFixed(3)} s wall, CPU ${a.small.medianCpuS.toFixed(2)} s, peak RSS ${a.small.medianPeakMiB.toFixed(1)} MiB  (flat memory: peak ratio ${(a.big.medianPeakMiB / a.small.medianPeakMiB).toFixed(2)} for 10x the bytes; round 2: ${ROUND2.smallWallS} s wall)`);
   console.log(`cold start (${c.repeats} interleaved repeats): node -e 0 median ${(c.nodeMedianS * 1000).toFixed(1)} ms wall, ${(c.nodeCpuS * 1000).toFixed(0)} ms CPU; nh-gate --help median ${(c.helpMedianS * 1000).toFixed(1)} ms wall, ${(c.helpCpuS * 1000).toFixed(0)} ms CPU`);
   console.log(`cold start ratio — round 2: ${ROUND2.coldRatio}x; now: ${c.ratio.toFixed(2)}x wall, ${c.cpuRatio.toFixed(2)}x CPU; goal: ≤ 1.5x`);
+  const b = results.analyzeBefore;
+  const cb = results.coldStartBefore;
+  if (b) {
+    console.log(`before (${AGAINST}, interleaved with the runs above):`);
+    console.log(`analyze ${b.big.mb.toFixed(1)} MB — before: ${b.big.medianWallS.toFixed(3)} s wall, ${b.big.medianCpuS.toFixed(2)} s CPU, peak RSS ${b.big.medianPeakMiB.toFixed(1)} MiB; now: ${a.big.medianWallS.toFixed(3)} s wall, ${a.big.medianCpuS.toFixed(2)} s CPU, peak RSS ${a.big.medianPeakMiB.toFixed(1)} MiB`);
+    console.log(`analyze ${b.small.mb.toFixed(1)} MB — before: ${b.small.medianWallS.toFixed(3)} s wall, ${b.small.medianCpuS.toFixed(2)} s CPU; now: ${a.small.medianWallS.toFixed(3)} s wall, ${a.small.medianCpuS.toFixed(2)} s CPU`);
+    console.log(`cold start — before: ${(cb.helpMedianS * 1000).toFixed(1)} ms wall, ${(cb.helpCpuS * 1000).toFixed(0)} ms CPU (${cb.ratio.toFixed(2)}x wall, ${cb.cpuRatio.toFixed(2)}x CPU); now: ${(c.helpMedianS * 1000).toFixed(1)} ms wall, ${(c.helpCpuS * 1000).toFixed(0)} ms CPU (${c.ratio.toFixed(2)}x wall, ${c.cpuRatio.toFixed(2)}x CPU)`);
+  }
 }
