@@ -71,12 +71,22 @@ function hasAny(text: string, hints: readonly string[]): boolean {
 // What one line matched: each pattern that ran with its typed captures, in profile order.
 export type LineMatch = ReadonlyArray<readonly [CompiledPattern, Readonly<Record<string, CaptureValue>>]>;
 
-// The first matching exclusive pattern (and every non-exclusive one before it) over a line.
-export function matchesOf(compiled: readonly CompiledPattern[], text: string): LineMatch {
+// Every hint of the patterns as one regex: a line that holds none of them (most of an engine's lines that
+// no pattern reads) is told so by one scan, instead of one `includes` per hint. null: no pattern has a hint.
+export function anyHintOf(compiled: readonly CompiledPattern[]): RegExp | null {
+  const hints = compiled.flatMap((p) => p.hints ?? []);
+  return hints.length > 0 ? new RegExp(hints.map(escapeRegex).join('|')) : null;
+}
+
+// The first matching exclusive pattern (and every non-exclusive one before it) over a line. `anyHint`
+// (anyHintOf the same patterns) may say first that no hint is in the line, so no hinted pattern can match.
+export function matchesOf(compiled: readonly CompiledPattern[], text: string, anyHint: RegExp | null = null): LineMatch {
   const out: [CompiledPattern, Record<string, CaptureValue>][] = [];
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: the combined hint only skips patterns whose own hints would skip them; dropping it is equivalent, only slower
+  const hinted = anyHint === null || anyHint.test(text);
   for (const p of compiled) {
-    // Stryker disable next-line ConditionalExpression: a hint only skips regexes that cannot match; dropping it is equivalent, only slower
-    if (p.hints !== null && !hasAny(text, p.hints)) continue;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a hint only skips regexes that cannot match; dropping it is equivalent, only slower
+    if (p.hints !== null && (!hinted || !hasAny(text, p.hints))) continue;
     const m = p.re.exec(text);
     if (!m) continue;
     const caps: Record<string, CaptureValue> = {};
@@ -102,11 +112,12 @@ export function memoMatcher(compiled: readonly CompiledPattern[], size = 8): (te
   // per-step counters) are told apart without comparing them whole.
   const lasts: number[] = [];
   const matches: LineMatch[] = [];
+  const anyHint = anyHintOf(compiled);
   let next = 0;
   return (text) => {
     const last = text.charCodeAt(text.length - 1);
     for (let i = 0; i < texts.length; i++) if (lasts[i] === last && texts[i] === text) return matches[i]!;
-    const m = matchesOf(compiled, text);
+    const m = matchesOf(compiled, text, anyHint);
     // An own copy of the text: a slice would keep its whole read chunk alive.
     const own = (' ' + text).slice(1);
     if (texts.length < size) {
