@@ -27,26 +27,15 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('bin/nh-gate.js: the bundle, unless tsc wrote newer code', () => {
-  it('runs the bundle when it was built after tsc’s output', () => {
-    entry('dist/cli/main.js', 'tsc', 1_000);
-    entry('dist/bundle/main.js', 'bundle', 2_000);
-    expect(run()).toBe('bundle --help');
-  });
-
-  it('runs the bundle built in the same instant as tsc’s output', () => {
-    entry('dist/cli/main.js', 'tsc', 1_000);
-    entry('dist/bundle/main.js', 'bundle', 1_000);
-    expect(run()).toBe('bundle --help');
-  });
-
-  it('runs tsc’s output when the bundle is older (tsc ran alone since the build)', () => {
-    entry('dist/cli/main.js', 'tsc', 2_000);
-    entry('dist/bundle/main.js', 'bundle', 1_000);
-    expect(run()).toBe('tsc --help');
-  });
-
-  it('runs tsc’s output when there is no bundle', () => {
-    entry('dist/cli/main.js', 'tsc', 1_000);
-    expect(run()).toBe('tsc --help');
+  // [case, which one runs, tsc's dist/cli/main.js mtime, the bundle's mtime (null: none)]
+  it.each([
+    ['the bundle built after tsc’s output', 'bundle', 1_000, 2_000],
+    ['the bundle built in the same instant as tsc’s output', 'bundle', 1_000, 1_000],
+    ['a bundle older than tsc’s output (tsc ran alone since the build)', 'tsc', 2_000, 1_000],
+    ['no bundle', 'tsc', 1_000, null],
+  ] as const)('%s: runs %s', (_case, runs, tscS, bundleS) => {
+    entry('dist/cli/main.js', 'tsc', tscS);
+    if (bundleS !== null) entry('dist/bundle/main.js', 'bundle', bundleS);
+    expect(run()).toBe(`${runs} --help`);
   });
 });
