@@ -3,7 +3,8 @@ import { statSync } from 'node:fs';
 
 // `npm run build` writes tsc's dist/ and then bundles it into dist/bundle/ (scripts/bundle.mjs): the bundle
 // starts in a few files instead of ~200 modules. tsc's own dist/cli/main.js runs when the bundle is missing or
-// older than it (tsc run alone since the last build), so a stale bundle never runs in place of new code.
+// older than it (a full tsc run since the last build), so a stale bundle does not run in place of new code.
+// (`tsc --watch` rewrites only the files that changed: run `npm run build` after it.)
 const at = (p) => new URL(p, import.meta.url);
 let entry = '../dist/cli/main.js';
 try {
