@@ -12,7 +12,7 @@ const DOC = readFileSync(join(repoRoot, 'docs', 'use-from-project.md'), 'utf8');
 const SH = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.trim().split('\n'));
 
 // What a run needs from the package, and what must never ship (a build folder's CMakeCache names the packer's paths).
-const NEEDED = ['bin/nh-gate.js', 'dist/cli/main.js', 'native/engine/CMakeLists.txt', 'native/addon/CMakeLists.txt', 'recipes/nh-ref.json', 'goldens/nh-ref-tiny/golden.json', 'profiles/llama-server.json', 'drivers/llama-server.mjs', 'schemas/gate.json', 'docs/gates.md'];
+const NEEDED = ['bin/nh-gate.js', 'dist/cli/main.js', 'dist/bundle/main.js', 'native/engine/CMakeLists.txt', 'native/addon/CMakeLists.txt', 'recipes/nh-ref.json', 'goldens/nh-ref-tiny/golden.json', 'profiles/llama-server.json', 'drivers/llama-server.mjs', 'schemas/gate.json', 'docs/gates.md'];
 const NEVER = /^native\/[^/]+\/build\/|^(\.nh-gate|node_modules|test|\.cache)\//;
 
 async function project(name: string): Promise<string> {
