@@ -126,7 +126,8 @@ describe('the events hand check agrees with the zod schema', () => {
       }
     }
     for (const v of [null, undefined, 1, 'x', true, [], [good.done]]) expect(fastEngineEvent(v)).toBeUndefined();
-    for (const f of [null, 1, 'x', [1], { a: 'x' }, { a: null }]) expect(fastEngineEvent({ ...good.counters, fields: f })).toBeUndefined();
+    for (const t of ['', ' 1', '1 ', 'x1', '1x', '1\n', '-1', '1.0', '١']) expect(fastEngineEvent({ ...good.done, tNs: t }), t).toBeUndefined();
+    for (const f of [undefined, null, 1, 'x', [1], { a: 'x' }, { a: null }]) expect(fastEngineEvent({ ...good.counters, fields: f })).toBeUndefined();
   });
 
   it("an nh-ref events file's lines all take the fast path", () => {
