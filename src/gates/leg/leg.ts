@@ -8,7 +8,7 @@ import type { PlannedLeg } from '../../plan/plan.js';
 import type { TemplateVars } from '../../build/template.js';
 import { monoS } from '../../exec/clock.js';
 import type { LegRecord } from '../../results/types.js';
-import type { TimelineInput, AbLegPoint } from '../../report/plots.js';
+import { abLegPoint, type TimelineInput, type AbLegPoint } from '../../report/plots.js';
 import type { GateDeps } from '../deps.js';
 import { interTokenS, readEngineEvents } from './events.js';
 import { judgeLeg } from './judge.js';
@@ -144,12 +144,6 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
       }
     : null;
   const modeEvents = events?.modes.get(planned.mode);
-  const pot = record.quantities.perOutputToken;
-  const abPoint: AbLegPoint = {
-    leg: `${planned.index + 1} ${planned.arm}`,
-    arm: planned.arm === 'single' ? 'A' : planned.arm,
-    tokenS: record.verdict === 'VOID' || !modeEvents ? [] : interTokenS(modeEvents),
-    perTokenS: pot && pot.status === 'measured' ? pot.value : null,
-  };
+  const abPoint = abLegPoint(record, record.verdict === 'VOID' || !modeEvents ? [] : interTokenS(modeEvents));
   return { record, timeline, abPoint, log };
 }
