@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { armRows, figuresOf, legRows } from '../../src/report/rows.js';
+import { armGrid, legGrid, unmeasuredLines } from '../../src/report/tables.js';
+import { COLUMN_SETS, flatRows, serializeCsv, serializeJson } from '../../src/report/exports.js';
+import { legOneLine, tailLines } from '../../src/report/compact.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderSummaryMd } from '../../src/report/summary.js';
+import { serveAbRun } from './serveRun.js';
+
+// A serve A/B (each leg one load against a server) shows the load's figures where users look: the leg line,
+// the leg and arm tables of the text output, summary.md and report.html, and the four exports with their own
+// column set. A figure a leg refused shows its code, never a 0; a figure no leg measured is named, not dropped.
+
+const SERVE_TITLES = ['TTFT p50 [s]', 'TTFT p99 [s]', 'TPOT p50 [s]', 'ITL p50 [s]', 'E2E p50 [s]', 'output tokens/s', 'requests/s', 'goodput [requests/s]'];
+
+describe('serve legs in the tables', () => {
+  it('each leg: tokens, requests finished of sent, the load\'s figures with units in the header', () => {
+    const rows = legRows(serveAbRun());
+    expect(rows.map((x) => x.set)).toEqual(Array(6).fill('serve'));
+    expect(rows.map((x) => x.requests)).toEqual([4, 4, 4, 3, 4, 4].map((ok) => ({ ok, total: 4 })));
+    const g = legGrid(rows);
+    expect(g.head).toEqual(['leg', 'arm', 'tokens', 'requests ok/total', ...SERVE_TITLES, 'time [s]', 'verdict']);
+    const tpot = rows[0]!.figures.tpotP50!;
+    expect(tpot).toMatchObject({ status: 'measured', unit: 's' });
+    expect(g.rows[0]![6]).toBe((tpot as { value: number }).value.toFixed(6));
+    expect(g.rows[2]!.slice(4, 12)).toEqual(Array(8).fill('REFUSED (WRONG_TOKENS)'));
+    expect(g.rows[3]![3]).toBe('3/4');
+    // No driver figure is invented for a load.
+    expect(rows.every((x) => x.figures.perToken === null && x.figures.busy === null)).toBe(true);
+  });
+
+  it('the leg line names the requests and every figure with its unit', () => {
+    const [first, , wrong] = legRows(serveAbRun());
+    expect(legOneLine(first!, 6)).toMatch(/^leg 1\/6 \[A0 THREADS=1\]: STRICT PASS — 12\/12 tokens, 4\/4 requests finished, TTFT p50 0\.100000 s, TTFT p99 0\.100000 s, TPOT p50 0\.100000 s, ITL p50 0\.100000 s, E2E p50 0\.400000 s, 3\.53 output tokens\/s, 1\.17647 requests\/s, goodput 1\.17647 requests\/s, \d+\.\d\d s$/);
+    expect(legOneLine(wrong!, 6)).toContain('TPOT p50 REFUSED (WRONG_TOKENS)');
+  });
+
+  it('each arm: requests summed over its legs, then every figure over the legs that passed', () => {
+    const rows = legRows(serveAbRun());
+    const arms = armRows(rows);
+    expect(arms.map((a) => [a.arm, a.legs, a.requests])).toEqual([['A', 3, { ok: 11, total: 12 }], ['B', 3, { ok: 12, total: 12 }]]);
+    expect(arms[0]!.stats.tpotP50).toMatchObject({ n: 2, min: expect.closeTo(0.1, 9), max: expect.closeTo(0.102, 9) });
+    const g = armGrid(arms, figuresOf('serve'));
+    expect(g.rows.slice(0, 2)).toEqual([['requests ok/total', 'A', '3', '11/12 (sum over legs)', '—', '—'], ['requests ok/total', 'B', '3', '12/12 (sum over legs)', '—', '—']]);
+    expect(g.rows.find((x) => x[0] === 'TPOT p50 [s]' && x[1] === 'B')).toEqual(['TPOT p50 [s]', 'B', '2 of 3', '0.111000 ± 0.001414', '0.111000', '0.110000 – 0.112000']);
+    const text = tailLines(serveAbRun()).join('\n');
+    expect(text).toMatch(/^requests ok\/total +A +3 +11\/12 \(sum over legs\)/m);
+    expect(text).toMatch(/^goodput \[requests\/s\] +B +2 of 3 +1\.05997 ± 0\.0135047/m);
+  });
+
+  it('without an SLO, goodput is refused MISSING_TERM in every leg, named under the tables and empty (never 0) in the exports', () => {
+    const r = serveAbRun(null);
+    const rows = legRows(r);
+    expect(legGrid(rows).head).not.toContain('goodput [requests/s]');
+    expect(legOneLine(rows[0]!, 6)).toContain('goodput REFUSED (MISSING_TERM)');
+    expect(unmeasuredLines(rows)).toEqual([expect.stringMatching(/^goodput: not measured in any leg — MISSING_TERM: no SLO was given/)]);
+    const leg1 = flatRows(r)[0]!;
+    expect(leg1.goodput_requests_per_s).toBeNull();
+    expect(leg1.refused).toBe('goodput_requests_per_s=MISSING_TERM');
+    const arm = flatRows(r).find((x) => x.row === 'arm')!;
+    expect([arm.goodput_requests_per_s, arm.goodput_requests_per_s_n]).toEqual([null, 0]);
+  });
+});
+
+describe('serve exports: their own column set, the decode set unchanged', () => {
+  it('CSV and JSON carry requests, the load window and the load figures, each unit in the column name', () => {
+    const r = serveAbRun();
+    const [head, leg1] = serializeCsv(r).split('\r\n');
+    expect(head).toBe(COLUMN_SETS.serve.map((c) => c.key).join(','));
+    for (const k of ['requests_ok', 'requests_total', 'load_window_s', 'ttft_p50_s', 'ttft_p99_s', 'tpot_p50_s', 'itl_p50_s', 'e2e_p50_s', 'output_tokens_per_s', 'requests_per_s', 'goodput_requests_per_s', 'tpot_p50_s_median']) expect(head!.split(',')).toContain(k);
+    expect(head).not.toMatch(/s_per_token|busy_pct|decode_window_s/);
+    expect(leg1).toMatch(/^leg,1,A,A0 THREADS=1,serve,STRICT PASS,harness,false,,12,12,4,4,/);
+    const doc = JSON.parse(serializeJson(r));
+    expect(doc.columnSet).toBe('serve');
+    expect(doc.columns.map((c: { key: string }) => c.key)).toEqual(COLUMN_SETS.serve.map((c) => c.key));
+    expect(doc.columns.find((c: { key: string }) => c.key === 'ttft_p50_s').unit).toBe('s');
+    expect(doc.arms.map((a: Record<string, unknown>) => [a.arm, a.requests_ok, a.requests_total, a.tpot_p50_s_n])).toEqual([['A', 11, 12, 2], ['B', 12, 12, 2]]);
+    expect(doc.legs[3].load_window_s).toBeCloseTo(12, 9);
+  });
+
+  it('a driver run keeps the decode columns exactly', () => {
+    expect(COLUMN_SETS.decode.map((c) => c.key).join(',')).toBe('row,leg,arm,label,mode,verdict,witness,warmup,legs,tokens_compared,tokens_matched,duration_s,decode_window_s,s_per_token,s_per_token_stdev,s_per_token_median,s_per_token_min,s_per_token_max,s_per_token_n,tokens_per_s,tokens_per_s_stdev,tokens_per_s_median,tokens_per_s_min,tokens_per_s_max,tokens_per_s_n,busy_pct,busy_pct_stdev,busy_pct_median,busy_pct_min,busy_pct_max,busy_pct_n,sm_activity_pct,sm_activity_pct_stdev,sm_activity_pct_median,sm_activity_pct_min,sm_activity_pct_max,sm_activity_pct_n,sm_clock_mhz,sm_clock_mhz_stdev,sm_clock_mhz_median,sm_clock_mhz_min,sm_clock_mhz_max,sm_clock_mhz_n,refused,ratio_vs_baseline,ratio_vs_baseline_lo,ratio_vs_baseline_hi,word');
+  });
+});
+
+describe('summary.md and report.html show the same serve tables', () => {
+  it('the leg table with requests and the arm table with the requests rows first', () => {
+    const r = serveAbRun();
+    const md = renderSummaryMd(r, []);
+    expect(md).toContain(`| leg | arm | tokens | requests ok/total | ${SERVE_TITLES.join(' | ')} | time [s] | verdict | end | binary |`);
+    expect(md).toMatch(/### Arms\n\n\| figure \| arm \| n \| mean ± σ \| median \| min – max \|\n\|---\|---\|---:\|---:\|---:\|---:\|\n\| requests ok\/total \| A \| 3 \| 11\/12 \(sum over legs\) \|/);
+    const html = renderHtml(r, []);
+    expect(html).toContain('<th>requests ok/total</th>');
+    expect(html).toMatch(/<tr title="requests of arm A, finished of sent: leg 1: 4\/4, leg 4: 3\/4, leg 5: 4\/4"><td>requests ok\/total<\/td>/);
+    // A figure cell carries the figure's terms on hover.
+    expect(html).toMatch(/<td class="n" title="TPOT p50 0\.100000 s \(nearest rank 2; of 4 values[^"]*">0\.100000<\/td>/);
+    expect(html).toMatch(/<tr title="TPOT p50 of arm B over leg 2: 0\.110000, leg 3: REFUSED \(WRONG_TOKENS\), leg 6: 0\.112000">/);
+  });
+});
