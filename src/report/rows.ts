@@ -48,7 +48,7 @@ export function runSet(rows: ReadonlyArray<Pick<LegRow, 'set'>>): FigureSet {
   return rows.some((x) => x.set === 'serve') ? 'serve' : 'decode';
 }
 
-// A count out of a total: tokens matched of compared, requests finished of sent.
+// A count out of a total: a serve leg's requests, finished of sent.
 export interface Count {
   ok: number;
   total: number;
