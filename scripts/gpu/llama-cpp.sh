@@ -5,8 +5,10 @@
 # Steps: unpack node, the app and llama.cpp's source; CUDA build of llama-server for NH_GPU_ARCH (default 90:
 # -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90, the recipe's arch entry); nh-gate a3 --recipe llama-cpp;
 # nh-gate ab --gate gates/llama-cpp/no-cuda-graphs-ab.json (GGML_CUDA_DISABLE_GRAPHS=1 vs unset) and the
-# FLASH_ATTN A/B, each with per-leg busy and per-token. The build is incremental: if a call runs out of
-# time during it, the same call again resumes it (the build folder is kept on a warm machine).
+# FLASH_ATTN A/B, each with per-leg busy and per-token; NH_LLAMA_ABS=no-cuda-graphs-serve adds the same flag
+# under load (gates/llama-cpp/no-cuda-graphs-serve-ab.json: 8 requests in flight, every response token-checked).
+# The build is incremental: if a call runs out of time during it, the same call again resumes it (the build
+# folder is kept on a warm machine).
 # Results in $OUT: llama-cpp.log, summaries, runs-llama.tgz, exit codes.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
@@ -35,12 +37,14 @@ nh a3 a3 --recipe llama-cpp --arch "$ARCH" --jobs "$JOBS"
 # NH_LLAMA_ABS picks the A/Bs (default both; scripts/gpu/prove.sh runs one).
 ABS=${NH_LLAMA_ABS:-no-cuda-graphs,flash-attn}
 case ",$ABS," in *,no-cuda-graphs,*) nh ab-no-cuda-graphs ab --gate gates/llama-cpp/no-cuda-graphs-ab.json --arch "$ARCH" --jobs "$JOBS" ;; esac
+# Under load: 8 requests in flight, every response token-checked (an ab gate with a serve block).
+case ",$ABS," in *,no-cuda-graphs-serve,*) nh ab-no-cuda-graphs-serve ab --gate gates/llama-cpp/no-cuda-graphs-serve-ab.json --arch "$ARCH" --jobs "$JOBS" ;; esac
 case ",$ABS," in *,flash-attn,*) nh ab-flash-attn ab --gate gates/llama-cpp/flash-attn-ab.json --arch "$ARCH" --jobs "$JOBS" ;; esac
 
 if [ -d .nh-gate/runs ]; then
   tar -czf "$OUT/runs-llama.tgz" .nh-gate/runs .nh-gate/ledger.jsonl 2>>"$LOG"
   for d in .nh-gate/runs/*; do
-    case "$d" in *a3-llama*) cp "$d/summary.md" "$OUT/summary-a3.md" ;; *no-cuda-graphs*) cp "$d/summary.md" "$OUT/summary-ab-no-cuda-graphs.md" ;; *flash-attn*) cp "$d/summary.md" "$OUT/summary-ab-flash-attn.md" ;; esac
+    case "$d" in *a3-llama*) cp "$d/summary.md" "$OUT/summary-a3.md" ;; *no-cuda-graphs-serve*) cp "$d/summary.md" "$OUT/summary-ab-no-cuda-graphs-serve.md" ;; *no-cuda-graphs*) cp "$d/summary.md" "$OUT/summary-ab-no-cuda-graphs.md" ;; *flash-attn*) cp "$d/summary.md" "$OUT/summary-ab-flash-attn.md" ;; esac
   done
 fi
 say "files staged: $(ls "$OUT" | tr '\n' ' ')"

@@ -141,7 +141,8 @@ step_slot() { # step_slot NAME: the slot's script, judged by its own lines or it
   mkdir -p "$STAGE/slots/$name"
   local -a env=(OUT="$STAGE/slots/$name" NH_GPU_ARCH="$ARCH" NH_GPU_JOBS="$JOBS" NH_PROVE_STEP_S="$left")
   # llama.cpp: its CUDA build bounded so a3 and one A/B still fit; the build folder survives on a warm machine.
-  [ "$name" = llama ] && env+=(NH_GPU_BUILD_S="$(( left > 200 ? left - 140 : 60 ))" NH_LLAMA_ABS=no-cuda-graphs)
+  # NH_LLAMA_ABS (default no-cuda-graphs) names the A/Bs it runs: e.g. no-cuda-graphs,no-cuda-graphs-serve.
+  [ "$name" = llama ] && env+=(NH_GPU_BUILD_S="$(( left > 200 ? left - 140 : 60 ))" NH_LLAMA_ABS="${NH_LLAMA_ABS:-no-cuda-graphs}")
   say "\$ ${env[*]} bash $script"
   env "${env[@]}" bash "$script" > "$STAGE/slot-$name.txt" 2>&1
   local rc=$?
@@ -156,7 +157,7 @@ judge_llama() { # llama-cpp.sh exits 0 even when its build ran out of time: its 
       build)
         if [ "$rc" = 0 ]; then lib record llama llama/build PASS 'CUDA build of llama-server, exit 0' 'BUILT'
         else lib record llama llama/build FAIL 'CUDA build of llama-server, exit 0' "exit $rc: not finished in its time (the build folder is kept on a warm machine: run prove.sh llama again)"; fi ;;
-      a3|ab-*) lib record llama "llama/$step" "$([ "$rc" = 0 ] && echo PASS || echo FAIL)" 'exit 0 (a3: STRICT PASS; ab: the gate passes)' "exit $rc; $(grep -m1 -oE 'STRICT PASS|NEAR-TIE PASS|DIVERGENCE|SUPPORTED|REFUTED|UNRESOLVED|VOID|NOT MEASURED' "$ROOT/.gpu-stage/$step.txt" 2>/dev/null || echo 'no verdict line')" ;;
+      a3|ab-*) lib record llama "llama/$step" "$([ "$rc" = 0 ] && echo PASS || echo FAIL)" 'exit 0 (a3: STRICT PASS; ab: the gate passes)' "exit $rc; $(grep -oE '^(STRICT PASS|NEAR-TIE PASS|DIVERGENCE|SUPPORTED|REFUTED|UNRESOLVED|VOID|NOT MEASURED)' "$ROOT/.gpu-stage/$step.txt" 2>/dev/null | tail -n1 | grep . || echo 'no verdict line')" ;;
     esac
   done < "$codes"
 }

@@ -155,6 +155,14 @@ describe('deviations: the command line against the registered design', () => {
     expect(deviationsOf(gate({ ...hyp('on-faster'), seed: 7 }), { seed: 7 })).toEqual([]);
   });
 
+  it('--arch against a gate registered for other silicon is a deviation; a gate without "arch" registered none', () => {
+    const on90 = gate({ ...hyp('on-faster'), arch: '90' });
+    expect(deviationsOf(on90, { arch: 'cpu' })).toEqual([{ option: '--arch', field: 'arch', registered: '90', given: 'cpu', text: "--arch cpu departs from the gate's registered arch 90" }]);
+    expect(deviationsOf(on90, { arch: '90a' })[0]!.text).toBe("--arch 90a departs from the gate's registered arch 90");
+    expect(deviationsOf(on90, { arch: '90' })).toEqual([]);
+    expect(deviationsOf(gate(hyp('on-faster')), { arch: '90' })).toEqual([]);
+  });
+
   it('a locked gate refuses a deviation by name (exit 2); an unlocked one, or no deviation, passes', () => {
     const locked = { gate: gate({ ...hyp('on-faster'), locked: true }), path: 'gates/x.json' };
     const d = deviationsOf(locked.gate, { repeats: 10, warmupLegs: 1 });

@@ -27,13 +27,15 @@ describe('non-inferiority and equivalence on the reference engine', () => {
     await ensureEngineBuilt();
   }, 600_000);
 
-  it('null arms (both MAMBA_DECODE_STEP=1): "B is at most 50% slower than A" is SUPPORTED, its interval under the bound', async () => {
+  it('null arms (both MAMBA_DECODE_STEP=1): "B is at most 50% slower than A" is never REFUTED; the word, the exit and the interval agree', async () => {
     // A null control holds the core constant: on a shared VM a leg on cpu0 steps in ~63 µs and one on cpu1
     // in ~39 µs (measured, pinned runs of this gate), so unpinned legs of equal arms split 1.6× by placement.
-    // Every leg of both arms runs on one CPU (taskset, util-linux). The shipped gate's 10% margin is decidable on
-    // a quiet host; CI runs this file beside others on 2 cores (its interval once reached past 1.10 there), so the
-    // test's copy of the gate widens the margin to 50%: what it checks is the non-inferiority path on real legs
-    // (the bound, the claim, the word and the exit), not how quiet the host is.
+    // Every leg of both arms runs on one CPU (taskset, util-linux). How wide the interval of equal arms is, is
+    // the host's business, not the judge's: CI's 2 shared cores, with other files running, gave [0.67, 1.53] for
+    // 24 legs (a 50% margin straddled), a quiet host [0.97, 1.04]. So the test pins what must hold on ANY host:
+    // equal arms are never refuted, SUPPORTED exactly when the interval lies under the bound (exit 0, "the arms did
+    // NOT differ"), UNRESOLVED exactly when it straddles (exit 3). The pure judge's SUPPORTED and UNRESOLVED paths
+    // are pinned by test/stats and test/gates unit tests on fixed figures.
     const dir = isolate();
     const g = JSON.parse(readFileSync(gate('null-noninferiority-ab.json'), 'utf8'));
     g.criteria.metrics[0].atMostPct = 50;
@@ -42,11 +44,22 @@ describe('non-inferiority and equivalence on the reference engine', () => {
     const r = await execa('taskset', ['-c', cpu, process.execPath, join(repoRoot, 'bin', 'nh-gate.js'), 'ab', '--gate', join(dir, 'null-ni.json'), '--json', '--results-dir', dir], { reject: false, env: { NH_GATE_LOCK: join(dir, 'gpu.lock') } });
     const result = JSON.parse(r.stdout) as RunResult;
     const m = ab(result.comparison).metrics[0]!;
-    expect(r.exitCode, `${m.text}\n${r.stderr.slice(-2000)}`).toBe(0);
-    expect(m, m.text).toMatchObject({ test: 'non-inferiority', subject: 'B', reference: 'A', bound: 'B/A ≤ 1.5000', word: 'SUPPORTED' });
-    expect(m.interval!.hi).toBeLessThanOrEqual(1.5);
-    expect(result.verdict).toMatchObject({ word: 'SUPPORTED', exitClass: 'passed', claim: 'non-inferiority of interTokenLatency: arm B (MAMBA_DECODE_STEP=on) at most 50% higher than arm A (MAMBA_DECODE_STEP=on): B/A ≤ 1.5000' });
-    expect(runLines(result).join('\n')).toMatch(/the arms did NOT differ/);
+    const why = `${m.text}\n${r.stderr.slice(-2000)}`;
+    expect(m, why).toMatchObject({ test: 'non-inferiority', subject: 'B', reference: 'A', bound: 'B/A ≤ 1.5000' });
+    expect(m.interval!.lo, why).toBeLessThanOrEqual(1.5);
+    expect(['SUPPORTED', 'UNRESOLVED'], why).toContain(m.word);
+    const claim = 'non-inferiority of interTokenLatency: arm B (MAMBA_DECODE_STEP=on) at most 50% higher than arm A (MAMBA_DECODE_STEP=on): B/A ≤ 1.5000';
+    if (m.interval!.hi <= 1.5) {
+      expect(m.word, why).toBe('SUPPORTED');
+      expect(r.exitCode, why).toBe(0);
+      expect(result.verdict).toMatchObject({ word: 'SUPPORTED', exitClass: 'passed', claim });
+      expect(runLines(result).join('\n')).toMatch(/the arms did NOT differ/);
+    } else {
+      expect(m.word, why).toBe('UNRESOLVED');
+      expect(r.exitCode, why).toBe(3);
+      expect(result.verdict).toMatchObject({ word: 'UNRESOLVED', claim });
+      expect(m.text).toMatch(/straddles the criterion B\/A ≤ 1\.5000/);
+    }
   });
 
   it('"MAMBA_DECODE_STEP=0 is at most 5% slower than =1" is REFUTED (worse by more than the margin), fixed and sequential', async () => {

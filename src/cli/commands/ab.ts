@@ -65,7 +65,7 @@ export async function abCommand(opts: Options): Promise<ExitClass> {
   // Planned before anything is built or written: an undeclared arm value or a locked gate is refused here (exit 2).
   const plan = planAbForm({
     stop, inputs, commits, resultsBase: opts.resultsDir,
-    cli: { repeats: opts.repeats, order: opts.order, seed: opts.seed, arms: cliArms(opts), budgetLegs: opts.budget, warmupLegs: opts.warmup, mode: opts.mode },
+    cli: { repeats: opts.repeats, order: opts.order, seed: opts.seed, arms: cliArms(opts), budgetLegs: opts.budget, warmupLegs: opts.warmup, mode: opts.mode, arch: opts.arch },
   });
   if (opts.dryRun) {
     if (opts.json) printJson({ dryRun: true, plan: abPlanJson(plan) });

@@ -34,7 +34,7 @@ export async function sweepCommand(opts: SweepCliOptions, flagName: string, valu
   // Planned before anything is built or written: an undeclared value, a duplicate or a stray --baseline is refused here (exit 2).
   const plan = planSweepForm({
     stop: stopOf(opts, inputs), inputs, resultsBase: opts.resultsDir, values, baseline: opts.baseline,
-    cli: { repeats: opts.repeats, seed: opts.seed, warmupLegs: opts.warmup, mode: opts.mode },
+    cli: { repeats: opts.repeats, seed: opts.seed, warmupLegs: opts.warmup, mode: opts.mode, arch: opts.arch },
   });
   if (opts.dryRun) {
     if (opts.json) printJson({ dryRun: true, plan: sweepPlanJson(plan) });

@@ -3,7 +3,7 @@ import { NhGateError } from '../../errors.js';
 import type { Deviation } from '../../results/comparison.js';
 
 // A pre-registered design bent from the command line is recorded, never silent (issue 21): each option that
-// departs from what the gate registered (repeats, order, seed, arms, budget, warm-up, mode) becomes a deviation in
+// departs from what the gate registered (repeats, order, seed, arms, budget, warm-up, mode, arch) becomes a deviation in
 // the result and on the verdict line; a gate with "locked": true refuses them (exit 2, naming the option).
 
 export type { Deviation };
@@ -17,6 +17,8 @@ export interface DesignChoices {
   budgetLegs?: number | undefined;
   warmupLegs?: number | undefined;
   mode?: 'decode' | 'fresh-prefill' | undefined;
+  // --arch: the silicon the gate was registered for (a gate without "arch" registered none, and any --arch stands).
+  arch?: string | undefined;
 }
 
 // The design a gate registered, with the defaults it implies (a gate without arms registered off/on).
@@ -24,7 +26,7 @@ export function registeredDesign(g: Gate): Required<DesignChoices> {
   return {
     repeats: g.repeats, order: g.order, seed: g.seed ?? 1, arms: g.arms ?? { A: 'off', B: 'on' },
     budgetLegs: g.sequential?.maxLegs ?? Number.NaN, warmupLegs: g.warmupLegs ?? 0,
-    mode: g.mode === 'both' ? 'decode' : g.mode,
+    mode: g.mode === 'both' ? 'decode' : g.mode, arch: g.arch ?? '',
   };
 }
 
@@ -36,6 +38,7 @@ const OPTIONS: Record<keyof DesignChoices, { option: string; field: string }> = 
   budgetLegs: { option: '--budget', field: 'sequential.maxLegs' },
   warmupLegs: { option: '--warmup', field: 'warmupLegs' },
   mode: { option: '--mode', field: 'mode' },
+  arch: { option: '--arch', field: 'arch' },
 };
 
 const show = (v: unknown): string => (typeof v === 'object' && v !== null ? Object.entries(v).map(([k, x]) => `${k}=${String(x)}`).join(',') : String(v));
@@ -47,7 +50,7 @@ export function deviationsOf(gate: Gate | null, cli: DesignChoices): Deviation[]
   const out: Deviation[] = [];
   for (const k of Object.keys(OPTIONS) as Array<keyof DesignChoices>) {
     const given = cli[k];
-    if (given === undefined || show(given) === show(reg[k])) continue;
+    if (given === undefined || show(given) === show(reg[k]) || reg[k] === '') continue;
     const { option, field } = OPTIONS[k];
     const registered = Number.isNaN(reg[k]) ? 'nothing' : show(reg[k]);
     out.push({ option, field, registered, given: show(given), text: `${option} ${show(given)} departs from the gate's registered ${field} ${registered}` });

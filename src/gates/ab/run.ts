@@ -64,7 +64,7 @@ export interface AbOptions extends AbRunOptions, DesignChoices {
 export async function runAb(o: AbOptions, deps: GateDeps): Promise<SeriesOutcome> {
   const commits = o.base !== undefined && o.head !== undefined ? await resolveCommits(deps.exec, o.inputs.root, o.base, o.head) : null;
   const stop = o.stop ?? (o.inputs.gate?.gate.sequential?.always ? 'sequential' : 'fixed');
-  const cli: DesignChoices = { repeats: o.repeats, order: o.order, seed: o.seed, arms: o.arms, budgetLegs: o.budgetLegs, warmupLegs: o.warmupLegs, mode: o.mode };
+  const cli: DesignChoices = { repeats: o.repeats, order: o.order, seed: o.seed, arms: o.arms, budgetLegs: o.budgetLegs, warmupLegs: o.warmupLegs, mode: o.mode, arch: o.arch };
   return runAbPlan(planAbForm({ stop, inputs: o.inputs, commits, cli, resultsBase: o.resultsBase }), o, deps);
 }
 
