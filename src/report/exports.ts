@@ -76,7 +76,7 @@ function blank(set: FigureSet): FlatRow {
   return Object.fromEntries(COLUMN_SETS[set].map((c) => [c.key, null]));
 }
 
-export function legFlat(x: LegRow, set: FigureSet = x.set): FlatRow {
+export function legFlat(x: LegRow, set: FigureSet): FlatRow {
   const row: FlatRow = { ...blank(set), row: 'leg', leg: x.leg, arm: x.arm, label: x.label, mode: x.mode, verdict: x.verdict, witness: x.witness, warmup: x.warmup };
   row.tokens_compared = x.tokens?.compared ?? null;
   row.tokens_matched = x.tokens?.matched ?? null;
@@ -96,7 +96,7 @@ export function legFlat(x: LegRow, set: FigureSet = x.set): FlatRow {
   return row;
 }
 
-export function armFlat(a: ArmRow, set: FigureSet = 'decode'): FlatRow {
+export function armFlat(a: ArmRow, set: FigureSet): FlatRow {
   const row: FlatRow = { ...blank(set), row: 'arm', arm: a.arm, mode: a.mode, legs: a.legs };
   if (set === 'serve') {
     row.requests_ok = a.requests?.ok ?? null;

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { armRows, figuresOf, legRows } from '../../src/report/rows.js';
+import { armRows, figuresOf, legRow, legRows, legWitness, orderArms, runSet, unmeasuredFigures } from '../../src/report/rows.js';
 import { armGrid, legGrid, unmeasuredLines } from '../../src/report/tables.js';
 import { COLUMN_SETS, flatRows, serializeCsv, serializeJson } from '../../src/report/exports.js';
 import { legOneLine, tailLines } from '../../src/report/compact.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderSummaryMd } from '../../src/report/summary.js';
-import { serveAbRun } from './serveRun.js';
+import { serveAbRun, serveLeg, serverFailedLeg } from './serveRun.js';
+import { leg } from '../gates/fixtures.js';
+import { measured } from '../../src/quantity/make.js';
+import type { RunResult } from '../../src/results/types.js';
 
 // A serve A/B (each leg one load against a server) shows the load's figures where users look: the leg line,
 // the leg and arm tables of the text output, summary.md and report.html, and the four exports with their own
@@ -95,5 +98,75 @@ describe('summary.md and report.html show the same serve tables', () => {
     // A figure cell carries the figure's terms on hover.
     expect(html).toMatch(/<td class="n" title="TPOT p50 0\.100000 s \(nearest rank 2; of 4 values[^"]*">0\.100000<\/td>/);
     expect(html).toMatch(/<tr title="TPOT p50 of arm B over leg 2: 0\.110000, leg 3: REFUSED \(WRONG_TOKENS\), leg 6: 0\.112000">/);
+  });
+});
+
+describe('the rules under the tables', () => {
+  const withLegs = (r: RunResult, legs: RunResult['legs']): RunResult => ({ ...r, legs });
+
+  it('each set has its own figures; a run is a serve run when its legs are loads', () => {
+    expect(figuresOf('serve')).toEqual(['ttftP50', 'ttftP99', 'tpotP50', 'itlP50', 'e2eP50', 'outputTokensPerS', 'requestsPerS', 'goodput']);
+    expect(figuresOf('decode')).toEqual(['perToken', 'tokensPerS', 'busy', 'smActivity', 'smClock']);
+    expect(runSet([{ set: 'decode' }, { set: 'serve' }])).toBe('serve');
+    expect(runSet([{ set: 'decode' }])).toBe('decode');
+    expect(runSet([])).toBe('decode');
+  });
+
+  it('a leg shows only its own set: a driver leg with a serve-named quantity shows none of it', () => {
+    const d = leg(0, 'A', 0.01);
+    const row = legRow({ ...d, quantities: { ...d.quantities, tpotP50: measured('t', 'x', 1, 's', {}) } });
+    expect([row.set, row.figures.tpotP50, row.requests, row.loadWindowS]).toEqual(['decode', null, null, null]);
+    expect(row.figures.perToken).toMatchObject({ status: 'measured' });
+  });
+
+  it('requests count only those sent; times are spans (end − start)', () => {
+    const l = serveLeg(1, 'B', 1.1, null);
+    const notSent = { ...l.serve!.requests[3]!, index: 4, sentS: null, end: 'not-sent' as const };
+    const row = legRow({ ...l, serve: { ...l.serve!, requests: [...l.serve!.requests, notSent] } });
+    expect(row.requests).toEqual({ ok: 4, total: 4 });
+    expect(row.durationS).toBeCloseTo(1.5 + 4 * 1.1, 9);
+    expect(row.loadWindowS).toBeCloseTo(3.4 * 1.1, 9);
+  });
+
+  it('a leg whose server never got ready: no requests (—), no figures; the requests column stays for the others', () => {
+    const r = withLegs(serveAbRun(), [serverFailedLeg(0, 'A'), ...serveAbRun().legs.slice(1)]);
+    const rows = legRows(r);
+    expect([rows[0]!.set, rows[0]!.requests]).toEqual(['serve', null]);
+    const g = legGrid(rows);
+    expect(g.head[3]).toBe('requests ok/total');
+    expect(g.right[3]).toBe(true);
+    expect([g.rows[0]![3], g.rows[1]![3]]).toEqual(['—', '4/4']);
+    const csv = flatRows(r);
+    expect([csv[0]!.requests_ok, csv[0]!.requests_total, csv[0]!.load_window_s, csv[0]!.refused]).toEqual([null, null, null, null]);
+    expect(armRows(rows).map((a) => a.requests)).toEqual([{ ok: 7, total: 8 }, { ok: 12, total: 12 }]);
+    // Without an SLO, goodput is named under the tables from the first leg that has it, past the failed one.
+    expect(unmeasuredLines(legRows(withLegs(serveAbRun(null), [serverFailedLeg(0, 'A'), ...serveAbRun(null).legs.slice(1)])))).toEqual([expect.stringMatching(/^goodput: not measured in any leg — MISSING_TERM/)]);
+  });
+
+  it('a figure refused in the first leg and measured in a later one is shown, not named as unmeasured', () => {
+    const [, ok, wrong] = serveAbRun().legs;
+    expect(unmeasuredFigures(legRows(withLegs(serveAbRun(), [wrong!, ok!])))).toEqual([]);
+  });
+
+  it('export rows: a driver run keeps its decode window; a serve leg lists every refusal; an arm row its spread', () => {
+    const d = leg(0, 'A', 0.01);
+    const decode = flatRows(withLegs(serveAbRun(), [{ ...d, decodeWindow: { startS: 1, endS: 3.5, source: 'harness' } }]))[0]!;
+    expect([decode.decode_window_s, 'requests_ok' in decode, 'load_window_s' in decode]).toEqual([2.5, false, false]);
+    const rows = flatRows(serveAbRun());
+    expect(rows[2]!.refused).toBe(figuresOf('serve').map((k) => `${({ ttftP50: 'ttft_p50_s', ttftP99: 'ttft_p99_s', tpotP50: 'tpot_p50_s', itlP50: 'itl_p50_s', e2eP50: 'e2e_p50_s', outputTokensPerS: 'output_tokens_per_s', requestsPerS: 'requests_per_s', goodput: 'goodput_requests_per_s' } as const)[k as 'ttftP50']}=WRONG_TOKENS`).join('; '));
+    const b = rows.find((x) => x.row === 'arm' && x.arm === 'B')!;
+    expect([b.tpot_p50_s, b.tpot_p50_s_median, b.tpot_p50_s_min, b.tpot_p50_s_max, b.tpot_p50_s_n]).toEqual([expect.closeTo(0.111, 9), expect.closeTo(0.111, 9), expect.closeTo(0.11, 9), expect.closeTo(0.112, 9), 2]);
+    expect(b.tpot_p50_s_stdev).toBeCloseTo(Math.SQRT2 * 0.001, 9);
+  });
+
+  it('arms in order: A before B, a sweep\'s by value, other names as first run; a leg\'s witness from its record', () => {
+    expect(orderArms(['B', 'A'])).toEqual(['A', 'B']);
+    expect(orderArms(['T=4', 'T=16', 'T=1'])).toEqual(['T=1', 'T=4', 'T=16']);
+    expect(orderArms(['T=b', 'T=a'])).toEqual(['T=b', 'T=a']);
+    expect(orderArms(['x', 'y=1'])).toEqual(['x', 'y=1']);
+    const d = leg(0, 'A', 0.01);
+    expect(legWitness({ ...d, witness: 'harness', tokens: { ...d.tokens!, source: 'engine claim' } })).toBe('harness');
+    expect(legWitness({ ...d, witness: 'engine' })).toBe('engine');
+    expect(legWitness({ ...d, witness: undefined as never, tokens: { ...d.tokens!, source: 'engine claim' } })).toBe('engine');
   });
 });

@@ -19,27 +19,35 @@ const shape = { kind: 'concurrency', inFlight: 2 } as const;
 const limits = { minRequests: 4, minDurationS: 0, maxLateS: 0.1 };
 const CPU: Silicon = { kind: 'cpu-only', gpuName: null, uuid: null, computeCapability: null, smArch: null, archTarget: null, driverVersion: null, cudaDriverVersion: null, maxSmClockMHz: null, cpuModel: 'AMD EPYC', source: 'none' };
 
-// Four requests of three tokens, each sent `slow` s apart with token gaps of 0.1 × slow s.
+// Four requests of three tokens, the first sent 0.25 s into the load, each `slow` s apart with token gaps of
+// 0.1 × slow s.
 function requests(slow: number, o: { wrong?: number; timeout?: number } = {}): RequestObservation[] {
   return [0, 1, 2, 3].map((index) => {
+    const at = (t: number): number => 0.25 + t * slow;
     const r: RequestObservation = {
-      index, prompt: index, scheduledS: null, sentS: index * slow, tokenS: [1, 2, 3].map((k) => (index + 0.1 * k) * slow),
-      ids: index === o.wrong ? [5, 9, 7] : [5, 6, 7], endS: (index + 0.4) * slow, end: 'done', error: null, engine: null,
+      index, prompt: index, scheduledS: null, sentS: at(index), tokenS: [1, 2, 3].map((k) => at(index + 0.1 * k)),
+      ids: index === o.wrong ? [5, 9, 7] : [5, 6, 7], endS: at(index + 0.4), end: 'done', error: null, engine: null,
     };
-    return index === o.timeout ? { ...r, ids: [5], tokenS: [r.tokenS[0]!], end: 'timeout', endS: index * slow + 9 } : r;
+    return index === o.timeout ? { ...r, ids: [5], tokenS: [r.tokenS[0]!], end: 'timeout', endS: at(index) + 9 } : r;
   });
 }
 
-function serveLeg(index: number, arm: 'A' | 'B', slow: number, slo: Slo | null, o: { wrong?: number; timeout?: number } = {}): LegRecord {
-  const reqs = requests(slow, o);
-  const a = assessLoad({ golden, requests: reqs, shape, slo, loadS: 0.5, limits, server: { alive: true, why: null } });
+function legInput(index: number, arm: 'A' | 'B', slow: number) {
   const n = arm === 'A' ? 1 : 2;
   const planned = { index, arm, label: `${arm}${index} THREADS=${n}`, env: { LLAMA_ARG_THREADS: String(n) }, mode: 'decode' } as PlannedLeg;
   const process = { argv: ['llama-server'], exitCode: null, signal: 'SIGTERM' as const, timedOut: false, interrupted: false, spawnError: null, end: 'signal SIGTERM', startS: 3 * index, endS: 3 * index + 1.5 + 4 * slow, lastLines: [] };
-  return serveLegRecord({
-    planned, flagEnv: { LLAMA_ARG_THREADS: String(n) }, binarySha256: 'e'.repeat(64), process, logFile: `legs/leg-0${index + 1}-${arm}.server.log`,
-    silicon: CPU, point: servePoint(shape, reqs, a), tokens: a.tokens, verdict: a.verdict, loadS: 0.5, why: null,
-  }).record;
+  return { planned, flagEnv: { LLAMA_ARG_THREADS: String(n) }, binarySha256: 'e'.repeat(64), process, logFile: `legs/leg-0${index + 1}-${arm}.server.log`, silicon: CPU };
+}
+
+export function serveLeg(index: number, arm: 'A' | 'B', slow: number, slo: Slo | null, o: { wrong?: number; timeout?: number } = {}): LegRecord {
+  const reqs = requests(slow, o);
+  const a = assessLoad({ golden, requests: reqs, shape, slo, loadS: 0.5, limits, server: { alive: true, why: null } });
+  return serveLegRecord({ ...legInput(index, arm, slow), point: servePoint(shape, reqs, a), tokens: a.tokens, verdict: a.verdict, loadS: 0.5, why: null }).record;
+}
+
+// A leg whose server never got ready: no load, so no requests and no figures.
+export function serverFailedLeg(index: number, arm: 'A' | 'B'): LegRecord {
+  return serveLegRecord({ ...legInput(index, arm, 0), point: null, tokens: null, verdict: null, loadS: null, why: 'the server ended before it was ready (exit 1)' }).record;
 }
 
 // Six legs ABBAAB: B is 1.1× slower; leg 3 served one wrong token, leg 4's load had a request time out.
