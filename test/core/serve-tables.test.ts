@@ -152,6 +152,10 @@ describe('the rules under the tables', () => {
     const d = leg(0, 'A', 0.01);
     const decode = flatRows(withLegs(serveAbRun(), [{ ...d, decodeWindow: { startS: 1, endS: 3.5, source: 'harness' } }]))[0]!;
     expect([decode.decode_window_s, 'requests_ok' in decode, 'load_window_s' in decode]).toEqual([2.5, false, false]);
+    const decodeArm = flatRows(withLegs(serveAbRun(), [d, leg(1, 'B', 0.02)])).find((x) => x.row === 'arm')!;
+    expect(['requests_ok' in decodeArm, decodeArm.s_per_token]).toEqual([false, 0.01]);
+    const failedArm = flatRows(withLegs(serveAbRun(), [serverFailedLeg(0, 'A'), serverFailedLeg(1, 'A')])).find((x) => x.row === 'arm')!;
+    expect([failedArm.requests_ok, failedArm.requests_total, failedArm.legs]).toEqual([null, null, 2]);
     const rows = flatRows(serveAbRun());
     expect(rows[2]!.refused).toBe(figuresOf('serve').map((k) => `${({ ttftP50: 'ttft_p50_s', ttftP99: 'ttft_p99_s', tpotP50: 'tpot_p50_s', itlP50: 'itl_p50_s', e2eP50: 'e2e_p50_s', outputTokensPerS: 'output_tokens_per_s', requestsPerS: 'requests_per_s', goodput: 'goodput_requests_per_s' } as const)[k as 'ttftP50']}=WRONG_TOKENS`).join('; '));
     const b = rows.find((x) => x.row === 'arm' && x.arm === 'B')!;
