@@ -110,7 +110,8 @@ export interface CommitBinary {
 
 export interface OutlierLeg {
   leg: number;
-  arm: Arm;
+  // A or B; a sweep's arm by its name (THREADS=4).
+  arm: string;
   value: number;
   modifiedZ: number;
 }
@@ -187,6 +188,10 @@ export interface SweepComparisonRecord {
   // Per criterion: the Holm step that decided it (null: never) and the per-comparison α it was tested at.
   holm: Array<{ key: string; step: number | null; alpha: number }>;
   word: HypothesisWord | null;
+  // The counters that differ between the baseline (A) and this arm (B), by field name, and whether the two took
+  // different paths at all (null: the engine printed no counters), as an A/B of the two reads them.
+  counterDiff: CounterDiff[];
+  armsDiffered: boolean | null;
 }
 
 export interface SweepRecord {

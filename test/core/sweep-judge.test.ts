@@ -177,12 +177,40 @@ describe('the sweep record, in full', () => {
     expect(c!.method).toEqual({ kind: 'bootstrap', text: expect.stringMatching(/^percentile bootstrap over legs per pair of arms; nothing decided/) });
     expect(c!.errorRates.assumes).toMatch(/; family-wise over the 2 arms by Holm's step-down$/);
     expect(c!.claim).toEqual({ source: 'none', statement: null, combine: 'all', refutationFails: true });
-    expect(j.notes).toEqual(['warm-up: the first 2 leg(s) ran and were discarded (gate warmupLegs)', 'spreads beside the ratios (max−min)/min: arm THREADS=1 perOutputToken 0.0%, arm THREADS=2 perOutputToken 0.0%, arm THREADS=4 perOutputToken 0.0%']);
+    expect(j.notes).toEqual([
+      'warm-up: the first 2 leg(s) ran and were discarded (gate warmupLegs)', 'spreads beside the ratios (max−min)/min: arm THREADS=1 perOutputToken 0.0%, arm THREADS=2 perOutputToken 0.0%, arm THREADS=4 perOutputToken 0.0%',
+      // the fixture's legs all count { calls: 1 } in one binary: each arm, as an A/B against the baseline, changed nothing seen
+      'THREADS=2 against THREADS=1 (A = THREADS=1, B = THREADS=2): the arms did NOT differ: identical counters and identical binary in both arms — whatever the ratio says, the flag changed nothing this run can see',
+      'THREADS=4 against THREADS=1 (A = THREADS=1, B = THREADS=4): the arms did NOT differ: identical counters and identical binary in both arms — whatever the ratio says, the flag changed nothing this run can see',
+    ]);
+    expect(c!.sweep!.comparisons.map((x) => [x.arm, x.armsDiffered, x.counterDiff])).toEqual([['THREADS=2', false, []], ['THREADS=4', false, []]]);
     expect(j.stop).toBe(false);
     const q = j.quantities['ratio@THREADS=2']!;
     expect(q.status === 'measured' && q.value).toBe(0.5);
     expect(c!.sweep!.comparisons[0]!.ratio.name).toBe('per output token ratio THREADS=2/THREADS=1');
     expect(c!.sweep!.comparisons[0]!.holm).toEqual([{ key: 'ratio', step: null, alpha: 0.025 }]);
+  });
+
+  it('counters per arm against the baseline, by field name; a leg far from its arm flagged by name; no counters said once', () => {
+    // THREADS=4's legs count a second field: it took another path; THREADS=2's count as the baseline's
+    const ls = legs({ 1: 1, 2: 0.5, 4: 0.8 }).map((l) => (l.arm === 'THREADS=4' ? { ...l, counters: { calls: 1, spins: 3 } } : l));
+    // one THREADS=2 leg 4× its arm's time: flagged by median/MAD on the log scale, still counted
+    const slow = ls.findIndex((l) => l.arm === 'THREADS=2');
+    ls[slow] = { ...ls[slow]!, quantities: { perOutputToken: { ...ls[slow]!.quantities.perOutputToken!, value: 2 } as never } };
+    const j = judgeSweep(input(ls, null));
+    const c = j.comparison.kind === 'ab' ? j.comparison : null;
+    expect(c!.sweep!.comparisons.map((x) => [x.arm, x.armsDiffered, x.counterDiff])).toEqual([
+      ['THREADS=2', false, []],
+      ['THREADS=4', true, [{ field: 'spins', A: 0, B: 3 }]],
+    ]);
+    expect(j.notes).toContain('THREADS=4 against THREADS=1 (A = THREADS=1, B = THREADS=4): counters that differ (mean per leg, by field name): spins A=0 B=3');
+    expect(j.notes).toContain('THREADS=2 against THREADS=1 (A = THREADS=1, B = THREADS=2): the arms did NOT differ: identical counters and identical binary in both arms — whatever the ratio says, the flag changed nothing this run can see');
+    expect(c!.outliers).toEqual([{ leg: slow + 1, arm: 'THREADS=2', value: 2, modifiedZ: expect.any(Number) }]);
+    expect(j.notes.at(-1)).toMatch(new RegExp(`^outlier leg ${slow + 1} \\(arm THREADS=2\\): 2\\.00000, modified z [\\d.]+ by median/MAD — flagged, still counted$`));
+    // an engine without counters: one line, not one per arm
+    const bare = legs({ 1: 1, 2: 0.5, 4: 0.8 }).map((l) => ({ ...l, counters: {}, counterRecords: 0 }));
+    const nb = judgeSweep(input(bare, null));
+    expect(nb.notes.filter((n) => /counters|did NOT differ/.test(n))).toEqual(['the engine printed no counters: whether the arms took different paths is not shown']);
   });
 
   it('a gate judging another metric still shows per-token per arm, once', () => {

@@ -10,7 +10,7 @@ import { isWarmup } from '../../../plan/warmup.js';
 import { balanceText, type SweepDesign } from '../../../plan/sweep.js';
 import { bindClaim, claimLine, onArmOf, type Claim, type ClaimSpec } from '../claim.js';
 import type { Deviation } from '../deviations.js';
-import { pct } from './context.js';
+import { armPaths, outlierLegs, outlierNotes, pathNotes, pct } from './context.js';
 import { BOOTSTRAP_LEVEL, judgeFixed } from './fixed.js';
 import { errorRates, type AbJudgement } from './judge.js';
 import { combineWords } from './region.js';
@@ -98,7 +98,7 @@ function judgePairs(i: SweepJudgeInput, judged: readonly LegRecord[], m: number)
     const holm = p.claim.criteria.map((c, j) => ({ key: c.key, step: steps[j]![k]!.step, alpha: steps[j]![k]!.alpha }));
     // Named by the arms it divides, not A and B (every pair is A and B to the judge).
     const named: Quantity = { ...ratio.estimate, name: `per output token ratio ${p.arm.arm}/${i.design.baseline}` };
-    return { claim: p.claim, record: { arm: p.arm.arm, value: p.arm.flagValue, ratio: named, interval: ratio.interval, metrics, holm, word } };
+    return { claim: p.claim, record: { arm: p.arm.arm, value: p.arm.flagValue, ratio: named, interval: ratio.interval, metrics, holm, word, ...armPaths(p.legs) } };
   });
 }
 
@@ -107,6 +107,13 @@ export function correctionText(m: number, baseline: string, judged: boolean): st
   const level = levelPct(1 - bonferroniAlpha(m, SWEEP_FAMILY_ALPHA));
   const decide = judged ? `decisions by Holm's step-down over the ${m} comparison(s) against ${baseline} (family-wise α ${SWEEP_FAMILY_ALPHA}, per criterion)` : `nothing decided (no claim registered) over the ${m} comparison(s) against ${baseline}`;
   return `${decide}; intervals Bonferroni-adjusted to ${level} so all ${m} cover at once`;
+}
+
+// Per arm against the baseline, whether they took different paths (as an A/B of the two says it); an engine
+// that printed no counters in any leg is said once.
+function sweepPathNotes(comparisons: readonly SweepComparisonRecord[], baseline: string): string[] {
+  if (comparisons.every((c) => c.armsDiffered === null)) return pathNotes({ counterDiff: [], armsDiffered: null }, '');
+  return comparisons.flatMap((c) => pathNotes(c, `${c.arm} against ${baseline} (A = ${baseline}, B = ${c.arm}): `));
 }
 
 // The sweep's judgement of the legs so far.
@@ -141,6 +148,7 @@ export function judgeSweep(i: SweepJudgeInput): AbJudgement {
     spreads[`arm ${a.arm} perOutputToken`] = xs.length >= 2 ? relativeSpread(xs) : null;
   }
   const names = (row: number[]): string[] => row.map((k) => i.design.arms[k]!.arm);
+  const outliers = outlierLegs(judged, 'perOutputToken', i.design.arms.map((a) => a.arm));
   const sweep: SweepRecord = {
     flag: i.flag.name, baseline: i.design.baseline, values: i.design.arms.map((a) => a.flagValue),
     design: { kind: 'williams', blocks: i.design.blocks, cycle: i.design.cycle, order: i.design.order.map(names), text: balanceText(i.design) },
@@ -155,12 +163,14 @@ export function judgeSweep(i: SweepJudgeInput): AbJudgement {
     method: { kind: 'bootstrap', text: `percentile bootstrap over legs per pair of arms; ${correction}` },
     metrics, decidedAtBlock: null, legsUsed: judged.length,
     errorRates: { ...rates, assumes: `${rates.assumes}; family-wise over the ${m} arms by Holm's step-down` },
-    spreads, counterDiff: [], armsDiffered: null, outliers: [], sweep,
+    spreads, counterDiff: [], armsDiffered: null, outliers, sweep,
   };
   const notes = [
     ...(i.warmupLegs ? [`warm-up: the first ${i.warmupLegs} leg(s) ran and were discarded (gate warmupLegs)`] : []),
     // The design and the correction are stated under the sweep table and in the verdict's reasons.
     `spreads beside the ratios (max−min)/min: ${Object.entries(spreads).map(([k, x]) => `${k} ${pct(x)}`).join(', ')}`,
+    ...sweepPathNotes(comparisons, i.design.baseline),
+    ...outlierNotes(outliers),
   ];
   return { verdict, comparison, quantities, notes, stop: false };
 }
