@@ -13,6 +13,7 @@ import { checkRequiredCells } from '../profiles/features.js';
 import type { BuildRecord, ProbeRecord, StepRecord } from './types.js';
 import { diagnoseFailure } from './diagnose.js';
 import { configureKey, forgetConfigure, rememberConfigure, reusableConfigure } from './configureMemo.js';
+import { probeKey, programIdentity, readProbeMemo, rememberProbes, type ProbeOutput } from './probeMemo.js';
 
 export interface BuildOptions {
   recipe: Recipe;
@@ -62,15 +63,18 @@ export async function buildRecipe(o: BuildOptions): Promise<BuildRecord> {
   };
   const hooks = o.signal ? { signal: o.signal } : {};
 
+  // Version probes a BUILT build of this directory already ran on the same program and environment (probeMemo.ts).
+  const probeMemo = readProbeMemo(rec.buildDir);
+  const probesToKeep = new Map<string, ProbeOutput>();
   for (const [i, p] of recipe.probes.entries()) {
     if (p.when === 'gpu' && arch === 'cpu') continue;
-    const run = await o.exec.run({ argv: expandArgv(p.argv, vars, `recipe.probes[${i}].argv`), cwd: o.root, timeoutS: 60 }, hooks);
-    const text = run.lines.map((l) => l.text).join('\n');
-    const matched = p.expect ? new RegExp(p.expect, 'm').test(text) : true;
-    const probe: ProbeRecord = { ...step(`probe ${p.name}`, run), expect: p.expect ?? null, matched, ok: exitedCleanly(run) && matched };
+    const argv = expandArgv(p.argv, vars, `recipe.probes[${i}].argv`);
+    const key = probeKey(argv, programIdentity(argv[0] ?? '', o.root), process.env);
+    const probe = await runProbe(o, p, argv, key !== null ? probeMemo.get(key) : undefined, hooks);
     rec.probes.push(probe);
+    if (probe.ok && key !== null) probesToKeep.set(key, { log: probe.log, lastLines: probe.lastLines });
     if (!probe.ok) {
-      return { ...rec, verdict: 'VOID', voidReason: 'PROBE_FAILED', message: `toolchain probe '${p.name}' failed (${probe.end}${p.expect && !matched ? `; output did not match /${p.expect}/` : ''}) — the toolchain this recipe needs is not here` };
+      return { ...rec, verdict: 'VOID', voidReason: 'PROBE_FAILED', message: `toolchain probe '${p.name}' failed (${probe.end}${p.expect && !probe.matched ? `; output did not match /${p.expect}/` : ''}) — the toolchain this recipe needs is not here` };
     }
   }
 
@@ -117,6 +121,7 @@ export async function buildRecipe(o: BuildOptions): Promise<BuildRecord> {
     if (degradedNow) return degradedNow;
   }
   rememberConfigure(rec.buildDir, memoKey, tableLog);
+  rememberProbes(rec.buildDir, probesToKeep);
   rec.message = `${facts.noWork ? 'nothing to rebuild (ninja: no work to do)' : `built ${facts.stepsRun} step(s)`}${reused ? '; configure reused (same argv and toolchain)' : ''}`;
   return rec;
 }
@@ -129,6 +134,20 @@ function checkCells(rec: BuildRecord, table: ReturnType<FeatureParser>): BuildRe
   rec.missingCells = check.missing.map((m) => m.cell);
   if (check.ok) return null;
   return { ...rec, verdict: 'VOID', voidReason: 'DEGRADED_BUILD', message: `required feature cell(s) not ENABLED for ${rec.arch}: ${check.missing.map((m) => `${m.cell} (${m.why})`).join(', ')}` };
+}
+
+// One toolchain probe: its remembered output where the memo has it and it still matches, else a run.
+async function runProbe(o: BuildOptions, p: Recipe['probes'][number], argv: string[], kept: ProbeOutput | undefined, hooks: { signal?: AbortSignal }): Promise<ProbeRecord> {
+  const matches = (log: string[]): boolean => (p.expect ? new RegExp(p.expect, 'm').test(log.join('\n')) : true);
+  if (kept && matches(kept.log)) return { ...reusedProbe(`probe ${p.name}`, argv, kept), expect: p.expect ?? null, matched: true, ok: true };
+  const run = await o.exec.run({ argv, cwd: o.root, timeoutS: 60 }, hooks);
+  const matched = matches(run.lines.map((l) => l.text));
+  return { ...step(`probe ${p.name}`, run), expect: p.expect ?? null, matched, ok: exitedCleanly(run) && matched };
+}
+
+// A version probe answered from the memo: not run, the output of its last run on the same program kept.
+function reusedProbe(name: string, argv: string[], kept: ProbeOutput): StepRecord {
+  return { name, argv, exitCode: 0, signal: null, timedOut: false, durationS: 0, end: 'reused', lastLines: kept.lastLines, log: kept.log };
 }
 
 // The configure step of a build directory still configured under the same key: not run, its last log kept.

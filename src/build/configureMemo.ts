@@ -19,8 +19,12 @@ const VOLATILE_ENV = new Set(['_', 'OLDPWD', 'SHLVL']);
 // Null for a configure that is not CMake's: only CMake's build files re-run it on their own.
 export function configureKey(argv: readonly string[], probeOutput: readonly string[], env: Readonly<Record<string, string | undefined>>): string | null {
   if (argv[0] === undefined || basename(argv[0]) !== 'cmake') return null;
-  const vars = Object.entries(env).filter(([k, v]) => v !== undefined && !VOLATILE_ENV.has(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify({ argv, probeOutput, env: vars })).digest('hex');
+  return createHash('sha256').update(JSON.stringify({ argv, probeOutput, env: keyedEnv(env) })).digest('hex');
+}
+
+// Pure: an environment as a memo key holds it (sorted, less the shell's bookkeeping); the probe memo keys on it too.
+export function keyedEnv(env: Readonly<Record<string, string | undefined>>): Array<[string, string]> {
+  return (Object.entries(env).filter(([k, v]) => v !== undefined && !VOLATILE_ENV.has(k)) as Array<[string, string]>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 // The last good configure's log, when the build directory is still configured (CMakeCache.txt) under this key.

@@ -44,7 +44,7 @@ export async function runBuild(o: BuildCommandOptions, deps: GateDeps): Promise<
   const rec = await buildRecipe({ recipe, root, arch: arch.arch, jobs: o.jobs, exec: deps.exec, parseFeatures: featureParserFor(resolveProfile(recipe.profile, root)), extraRequiredCells: extra, isTty: deps.isTty });
   const lines = [
     `nh-gate build — recipe ${recipe.name} — arch ${arch.arch}${arch.note ? ` (${arch.note})` : ''}`,
-    ...rec.probes.map((p) => `${p.name}: ${p.ok ? 'ok' : `FAILED (${p.end}${p.expect && !p.matched ? `, output did not match /${p.expect}/` : ''})`}`),
+    ...rec.probes.map((p) => `${p.name}: ${p.ok ? `ok${p.end === 'reused' ? ' (reused: same program and environment)' : ''}` : `FAILED (${p.end}${p.expect && !p.matched ? `, output did not match /${p.expect}/` : ''})`}`),
     ...(rec.configure ? [`configure: ${rec.configure.end} in ${rec.configure.durationS.toFixed(1)} s`] : []),
     ...rec.cells.map((c) => `  cell ${c.name}: ${c.detail}${rec.requiredCells.includes(c.name) ? ' (required)' : ''}`),
     ...(rec.build ? [`build: ${rec.build.end} in ${rec.build.durationS.toFixed(1)} s; ${rec.noWork ? 'nothing to rebuild (ninja: no work to do)' : `${rec.stepsRun} step(s) run`}; compile errors ${rec.compileErrors}; ENOSPC hits ${rec.enospcHits}`] : []),

@@ -38,6 +38,9 @@ export interface Plan {
   seed: number | null;
   flag: { name: string; env: string; on: string; off: string | null } | null;
   arms: { A: ArmSpec; B: ArmSpec } | null;
+  // Legs per block of the design, where it is not the A/B's ABBA block of 4: a sweep's block runs every arm
+  // once. The scope of one Slurm allocation under jobPer block (src/gates/ab/blocks.ts legBlock).
+  blockLegs?: number;
 }
 
 // The recipe's flag by its short name, or a usage error listing the known ones.

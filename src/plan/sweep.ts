@@ -99,7 +99,7 @@ export function planSweep(i: SweepPlanInput): SweepDesign {
   });
   return {
     arms, baseline: sweepArmName(flag.name, base), blocks: i.blocks, cycle: williamsCycle(arms.length), order,
-    plan: { kind: 'ab', legs: [...warm, ...legs], order: 'williams', seed: null, flag, arms: null },
+    plan: { kind: 'ab', legs: [...warm, ...legs], order: 'williams', seed: null, flag, arms: null, blockLegs: arms.length },
   };
 }
 

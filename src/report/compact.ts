@@ -19,10 +19,11 @@ function figureText(k: FigureKey, q: Quantity | null): string | null {
   return title.includes(unit) ? `${formatBare(q.value, q.unit)} ${title}` : `${title} ${formatValue(q.value, q.unit)}`;
 }
 
-// The leg's one line: verdict, tokens, every figure the leg has (refusals by code), wall time.
+// The leg's one line: verdict, tokens (a serve leg's requests), every figure the leg has (refusals by code), wall time.
 export function legOneLine(x: LegRow, plannedLegs: number | null): string {
   const parts = [
     x.tokens ? `${x.tokens.matched}/${x.tokens.compared} tokens` : 'tokens not judged',
+    x.requests ? `${x.requests.ok}/${x.requests.total} requests finished` : null,
     ...FIGURE_KEYS.map((k) => figureText(k, x.figures[k])),
     `${x.durationS.toFixed(2)} s`,
   ].filter((p): p is string => p !== null);

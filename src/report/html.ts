@@ -3,7 +3,7 @@ import { renderQuantity } from '../quantity/render.js';
 import type { Quantity } from '../quantity/types.js';
 import type { RunResult } from '../results/types.js';
 import { armRows, FIGURES, legRows, measuredFigures, type LegRow } from './rows.js';
-import { armGrid, figureCell, legGrid, unmeasuredLines, verdictCell } from './tables.js';
+import { armGrid, figureCell, legGrid, unmeasuredLines } from './tables.js';
 import { sweepGrid, sweepMethodLines, sweepOf } from './sweepTable.js';
 import type { SweepRecord } from '../results/comparison.js';
 import { headerLines, legLines, verdictLine, verdictReasons } from './text.js';
@@ -35,18 +35,19 @@ function row(cells: string[]): string {
   return `<tr>${cells.join('')}</tr>`;
 }
 
-// A figure cell: the number, its full rendering (terms, refusal reason) on hover.
-function figureTd(q: Quantity | null): string {
-  return q === null ? '<td class="n">—</td>' : `<td class="n" title="${esc(renderQuantity(q))}">${esc(figureCell(q))}</td>`;
+// A grid cell: a figure's cell carries the figure's full rendering on hover.
+function td(text: string, right: boolean, q?: Quantity | null): string {
+  const cls = right ? ' class="n"' : '';
+  return q ? `<td${cls} title="${esc(renderQuantity(q))}">${esc(text)}</td>` : `<td${cls}>${esc(text)}</td>`;
 }
 
 function legTable(r: RunResult, rows: LegRow[]): string {
   const g = legGrid(rows);
-  const figs = measuredFigures(rows);
   const body = rows.map((x, i) => {
-    const tokens = x.tokens ? `${x.tokens.matched}/${x.tokens.compared}` : '—';
-    const cells = [`<td class="n">${x.leg}</td>`, `<td>${esc(x.arm === 'single' ? x.mode : x.arm)}</td>`, `<td class="n">${esc(tokens)}</td>`,
-      ...figs.map((k) => figureTd(x.figures[k])), `<td class="n">${x.durationS.toFixed(2)}</td>`, `<td>${esc(verdictCell(x))}</td>`];
+    const cells = g.rows[i]!.map((c, j) => {
+      const k = g.figureCols?.[j] ?? null;
+      return td(c, g.right[j]!, k ? x.figures[k] : null);
+    });
     const block = legLines(r.legs[i]!).join('\n');
     return row(cells) + `<tr class="details"><td colspan="${g.head.length}"><details><summary>leg ${x.leg} ${esc(x.label)}: every figure with its terms</summary><pre>${esc(block)}</pre></details></td></tr>`;
   });
@@ -56,14 +57,17 @@ function legTable(r: RunResult, rows: LegRow[]): string {
 function armTable(rows: LegRow[]): string {
   const arms = armRows(rows);
   if (arms.length === 0) return '';
-  const figs = measuredFigures(rows);
-  const g = armGrid(arms, figs);
-  // The grid lists figures × arms in this order; each row's hover names the legs and values it summarizes.
-  const sources = figs.flatMap((k) => arms.map((a) => {
-    const vals = rows.filter((x) => x.arm === a.arm && !x.warmup).map((x) => `leg ${x.leg}: ${figureCell(x.figures[k])}`);
-    return `${FIGURES[k].title} of arm ${a.arm} over ${vals.join(', ')}`;
-  }));
-  const body = g.rows.map((cells, i) => `<tr title="${esc(sources[i] ?? '')}">${cells.map((c, j) => `<td${g.right[j] ? ' class="n"' : ''}>${esc(c)}</td>`).join('')}</tr>`);
+  const g = armGrid(arms, measuredFigures(rows));
+  // Each row's hover names the legs and values it summarizes.
+  const source = (i: number): string => {
+    const at = g.figureRows?.[i];
+    if (!at) return '';
+    const mine = rows.filter((x) => x.arm === at.arm && !x.warmup);
+    const k = at.key;
+    if (k === null) return `requests of arm ${at.arm}, finished of sent: ${mine.map((x) => `leg ${x.leg}: ${x.requests ? `${x.requests.ok}/${x.requests.total}` : '—'}`).join(', ')}`;
+    return `${FIGURES[k].title} of arm ${at.arm} over ${mine.map((x) => `leg ${x.leg}: ${figureCell(x.figures[k])}`).join(', ')}`;
+  };
+  const body = g.rows.map((cells, i) => `<tr title="${esc(source(i))}">${cells.map((c, j) => td(c, g.right[j]!)).join('')}</tr>`);
   return `<h2>Arms</h2><table id="arms"><thead>${row(g.head.map((h) => `<th>${esc(h)}</th>`))}</thead><tbody>${body.join('')}</tbody></table>`;
 }
 

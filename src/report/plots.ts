@@ -1,4 +1,6 @@
 import type { Spec } from 'vega';
+import type { LegRecord } from '../results/types.js';
+import { isPass } from '../verdict/words.js';
 
 // Plots are vega specs rendered headless to SVG: the spec is data (testable), the SVG comes from the library.
 
@@ -59,6 +61,14 @@ export interface AbLegPoint {
   tokenS: number[];
   // The leg's per-output-token figure, when measured.
   perTokenS: number | null;
+}
+
+// A leg's point on the A/B plot, from its record alone, so a leg run now and a leg kept by --resume draw the
+// same point: a serve leg's TPOT p50 only when it passed (an INVALID load keeps its figures and is no pass), a
+// driver leg's per-output-token figure; the inter-token times are the live leg's (a kept leg has none).
+export function abLegPoint(l: LegRecord, tokenS: number[] = []): AbLegPoint {
+  const q = l.mode === 'serve' ? (isPass(l.verdict) ? l.quantities.tpotP50 : undefined) : l.quantities.perOutputToken;
+  return { leg: `${l.index + 1} ${l.arm}`, arm: l.arm === 'single' ? 'A' : l.arm, tokenS, perTokenS: q?.status === 'measured' ? q.value : null };
 }
 
 // The arms' colours: A and B as always; a sweep's arms (THREADS=1, THREADS=2 …) one colour each.

@@ -6,18 +6,53 @@ import { isPass, type TokenWord } from '../verdict/words.js';
 import type { LegArm, LegRecord, RunResult } from '../results/types.js';
 
 // The figures every table, export and report.html shows, one row per leg and one per arm, read from the
-// result record alone. Each figure is named once here (what it is, its unit, where a leg keeps it), so the
-// text table, summary.md, the four exports and report.html cannot show a figure two ways.
+// result record alone. Each figure is named once here (what it is, its unit, where a leg keeps it, the legs it
+// belongs to), so the text table, summary.md, the four exports and report.html cannot show a figure two ways.
+// A driver leg has the decode figures; a serve leg (one load of a serve A/B, src/serve/abLeg.ts) the load's.
+
+export type FigureSet = 'decode' | 'serve';
+
+const q = (key: string) => (l: LegRecord): Quantity | null => l.quantities[key] ?? null;
+const p50 = 'median over the leg\'s requests (nearest rank; a request that did not finish ranks above all)';
 
 export const FIGURES = {
-  perToken: { title: 's/token', key: 's_per_token', unit: 's', means: 'decode window / tokens compared (harness arrival clock)', of: (l: LegRecord) => l.quantities.perOutputToken ?? null },
-  tokensPerS: { title: 'tokens/s', key: 'tokens_per_s', unit: 'tokens/s', means: 'tokens compared / decode window', of: (l: LegRecord) => (l.quantities.perOutputToken ? tokensPerSecond(l.quantities.perOutputToken) : null) },
-  busy: { title: 'busy', key: 'busy_pct', unit: '%', means: 'time-weighted mean of the driver utilization samples over the decode window', of: (l: LegRecord) => l.quantities.busy ?? null },
-  smActivity: { title: 'SM activity', key: 'sm_activity_pct', unit: '%', means: 'GPM SM_UTIL over the decode window', of: (l: LegRecord) => l.quantities.smUtil ?? null },
-  smClock: { title: 'SM clock', key: 'sm_clock_mhz', unit: 'MHz', means: 'median SM clock over the decode window', of: (l: LegRecord) => l.quantities.smClockMedian ?? null },
-} as const;
+  perToken: { set: 'decode', title: 's/token', key: 's_per_token', unit: 's', means: 'decode window / tokens compared (harness arrival clock)', of: q('perOutputToken') },
+  tokensPerS: { set: 'decode', title: 'tokens/s', key: 'tokens_per_s', unit: 'tokens/s', means: 'tokens compared / decode window', of: (l: LegRecord) => (l.quantities.perOutputToken ? tokensPerSecond(l.quantities.perOutputToken) : null) },
+  busy: { set: 'decode', title: 'busy', key: 'busy_pct', unit: '%', means: 'time-weighted mean of the driver utilization samples over the decode window', of: q('busy') },
+  smActivity: { set: 'decode', title: 'SM activity', key: 'sm_activity_pct', unit: '%', means: 'GPM SM_UTIL over the decode window', of: q('smUtil') },
+  smClock: { set: 'decode', title: 'SM clock', key: 'sm_clock_mhz', unit: 'MHz', means: 'median SM clock over the decode window', of: q('smClockMedian') },
+  ttftP50: { set: 'serve', title: 'TTFT p50', key: 'ttft_p50_s', unit: 's', means: `time to first token (send → first token's arrival), ${p50}`, of: q('ttftP50') },
+  ttftP99: { set: 'serve', title: 'TTFT p99', key: 'ttft_p99_s', unit: 's', means: 'time to first token, 99th percentile over the leg\'s requests (nearest rank)', of: q('ttftP99') },
+  tpotP50: { set: 'serve', title: 'TPOT p50', key: 'tpot_p50_s', unit: 's', means: `time per output token (decode time / (tokens − 1)), ${p50}`, of: q('tpotP50') },
+  itlP50: { set: 'serve', title: 'ITL p50', key: 'itl_p50_s', unit: 's', means: 'inter-token latency, median over every gap of the leg\'s requests', of: q('itlP50') },
+  e2eP50: { set: 'serve', title: 'E2E p50', key: 'e2e_p50_s', unit: 's', means: `end-to-end latency (send → last event), ${p50}`, of: q('e2eP50') },
+  outputTokensPerS: { set: 'serve', title: 'output tokens/s', key: 'output_tokens_per_s', unit: 'tokens/s', means: 'output tokens of finished requests / load window (first send → last end)', of: q('outputTokenThroughput') },
+  requestsPerS: { set: 'serve', title: 'requests/s', key: 'requests_per_s', unit: 'requests/s', means: 'finished requests / load window', of: q('requestThroughput') },
+  goodput: { set: 'serve', title: 'goodput', key: 'goodput_requests_per_s', unit: 'requests/s', means: 'requests that met every SLO / load window (refused without an SLO)', of: q('goodput') },
+} as const satisfies Record<string, { set: FigureSet; title: string; key: string; unit: string; means: string; of: (l: LegRecord) => Quantity | null }>;
 export type FigureKey = keyof typeof FIGURES;
 export const FIGURE_KEYS = Object.keys(FIGURES) as FigureKey[];
+
+// The figures of one set, in table order.
+export function figuresOf(set: FigureSet): FigureKey[] {
+  return FIGURE_KEYS.filter((k) => FIGURES[k].set === set);
+}
+
+// A leg's set: a serve leg's load figures, else a driver leg's decode figures.
+export function legSet(l: Pick<LegRecord, 'mode'>): FigureSet {
+  return l.mode === 'serve' ? 'serve' : 'decode';
+}
+
+// The set of a run's tables and exports: its legs are all of one kind (a serve A/B runs no driver leg).
+export function runSet(rows: ReadonlyArray<Pick<LegRow, 'set'>>): FigureSet {
+  return rows.some((x) => x.set === 'serve') ? 'serve' : 'decode';
+}
+
+// A count out of a total: a serve leg's requests, finished of sent.
+export interface Count {
+  ok: number;
+  total: number;
+}
 
 export type { Witness } from '../verdict/witness.js';
 import type { Witness } from '../verdict/witness.js';
@@ -33,8 +68,14 @@ export interface LegRow {
   witness: Witness;
   warmup: boolean;
   tokens: { compared: number; matched: number } | null;
+  // A serve leg's requests: finished of sent (a request that did not finish is counted, not dropped).
+  requests: Count | null;
   durationS: number;
   decodeWindowS: number | null;
+  // A serve leg's load window (first send → last end).
+  loadWindowS: number | null;
+  set: FigureSet;
+  // Every figure of the leg's set (null where the leg has none); the other set's figures are null.
   figures: Record<FigureKey, Quantity | null>;
   reasons: string[];
 }
@@ -45,6 +86,8 @@ export interface ArmRow {
   mode: string;
   // Legs of this arm (warm-ups excluded), and per figure the summary over its token-gated measured values.
   legs: number;
+  // A serve arm's requests over its legs (warm-ups excluded, every leg counted whatever its verdict).
+  requests: Count | null;
   stats: Record<FigureKey, Summary | null>;
 }
 
@@ -55,18 +98,29 @@ export function legWitness(l: LegRecord): Witness {
   return l.tokens?.source === 'engine claim' ? 'engine' : 'harness';
 }
 
+// A serve leg's requests, finished of sent, from its recorded load.
+function requestCount(l: LegRecord): Count | null {
+  if (!l.serve) return null;
+  const sent = l.serve.requests.filter((x) => x.sentS !== null);
+  return { ok: sent.filter((x) => x.end === 'done').length, total: sent.length };
+}
+
 // One leg as a row: its figures (null where the leg has none), its duration and why it is not a pass.
 export function legRow(l: LegRecord, warmupLegs = 0): LegRow {
+  const set = legSet(l);
   const figures = {} as Record<FigureKey, Quantity | null>;
-  for (const k of FIGURE_KEYS) figures[k] = FIGURES[k].of(l);
+  for (const k of FIGURE_KEYS) figures[k] = FIGURES[k].set === set ? FIGURES[k].of(l) : null;
   const w = l.decodeWindow;
+  const lw = l.serve?.window ?? null;
   return {
     leg: l.index + 1, arm: l.arm, label: l.label, mode: l.mode, verdict: l.verdict, witness: legWitness(l),
     warmup: l.index < warmupLegs,
     tokens: l.tokens ? { compared: l.tokens.compared, matched: l.tokens.matched } : null,
+    requests: requestCount(l),
     durationS: Math.max(0, l.process.endS - l.process.startS),
     decodeWindowS: w ? w.endS - w.startS : null,
-    figures,
+    loadWindowS: lw ? lw.endS - lw.startS : null,
+    set, figures,
     reasons: l.voidReasons.map(formatReason),
   };
 }
@@ -90,7 +144,9 @@ export function armRows(rows: readonly LegRow[]): ArmRow[] {
       const values = gated.map((x) => x.figures[k]).flatMap((q) => (q && q.status === 'measured' ? [q.value] : []));
       stats[k] = values.length > 0 ? summarize(values) : null;
     }
-    out.push({ arm, mode: mine[0]!.mode, legs: mine.length, stats });
+    const counted = mine.flatMap((x) => (x.requests ? [x.requests] : []));
+    const requests = counted.length ? { ok: counted.reduce((n, c) => n + c.ok, 0), total: counted.reduce((n, c) => n + c.total, 0) } : null;
+    out.push({ arm, mode: mine[0]!.mode, legs: mine.length, requests, stats });
   }
   return out;
 }

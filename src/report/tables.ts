@@ -3,7 +3,7 @@ import { formatBare } from '../quantity/render.js';
 import type { Quantity, Refused, Withheld } from '../quantity/types.js';
 import type { Summary } from '../stats/summary.js';
 import { witnessedWord } from '../verdict/witness.js';
-import { FIGURES, measuredFigures, unmeasuredFigures, type ArmRow, type FigureKey, type LegRow } from './rows.js';
+import { FIGURES, measuredFigures, unmeasuredFigures, type ArmRow, type Count, type FigureKey, type LegRow } from './rows.js';
 
 // The compact tables of the text output and of summary.md / --export-markdown: the cells are written once
 // here, the layout (aligned columns or a markdown table) is the caller's.
@@ -13,6 +13,10 @@ export interface Grid {
   // Right-aligned columns (numbers).
   right: boolean[];
   rows: string[][];
+  // The figure each column (leg grid) or each row (arm grid) shows, null elsewhere: report.html hangs the
+  // figure's full rendering on it.
+  figureCols?: Array<FigureKey | null>;
+  figureRows?: Array<{ key: FigureKey | null; arm: string }>;
 }
 
 // A column header with its unit, unless the title already says it.
@@ -38,16 +42,25 @@ export function verdictCell(x: LegRow): string {
   return witnessedWord(x.verdict, x.witness);
 }
 
-// One row per leg: arm, tokens, the figures measured in at least one leg, time and verdict.
+export const REQUESTS_TITLE = 'requests ok/total';
+
+function countCell(c: Count | null): string {
+  return c ? `${c.ok}/${c.total}` : '—';
+}
+
+// One row per leg: arm, tokens (and a serve leg's requests), the figures measured in at least one leg, time and verdict.
 export function legGrid(rows: readonly LegRow[]): Grid {
   const figs = measuredFigures(rows);
+  const served = rows.some((x) => x.requests !== null);
+  const counts = served ? [REQUESTS_TITLE] : [];
   return {
-    head: ['leg', 'arm', 'tokens', ...figs.map(head), 'time [s]', 'verdict'],
-    right: [true, false, true, ...figs.map(() => true), true, false],
+    head: ['leg', 'arm', 'tokens', ...counts, ...figs.map(head), 'time [s]', 'verdict'],
+    right: [true, false, true, ...counts.map(() => true), ...figs.map(() => true), true, false],
     rows: rows.map((x) => [
       String(x.leg), x.arm === 'single' ? x.mode : x.arm, x.tokens ? `${x.tokens.matched}/${x.tokens.compared}` : '—',
-      ...figs.map((k) => figureCell(x.figures[k])), x.durationS.toFixed(2), verdictCell(x),
+      ...(served ? [countCell(x.requests)] : []), ...figs.map((k) => figureCell(x.figures[k])), x.durationS.toFixed(2), verdictCell(x),
     ]),
+    figureCols: [null, null, null, ...counts.map(() => null), ...figs, null, null],
   };
 }
 
@@ -55,9 +68,16 @@ function meanSd(s: Summary, unit: string): string {
   return Number.isFinite(s.stdev) ? `${formatBare(s.mean, unit)} ± ${formatBare(s.stdev, unit)}` : `${formatBare(s.mean, unit)} (n=1, no σ)`;
 }
 
-// One row per figure and arm (arms of a figure side by side): n, mean ± σ, median, min–max.
+// One row per figure and arm (arms of a figure side by side): n, mean ± σ, median, min–max. A serve arm's
+// requests come first, summed over its legs (finished of sent: a count, so no spread).
 export function armGrid(arms: readonly ArmRow[], figs: readonly FigureKey[]): Grid {
   const rows: string[][] = [];
+  const figureRows: NonNullable<Grid['figureRows']> = [];
+  for (const a of arms) {
+    if (!a.requests) continue;
+    rows.push([REQUESTS_TITLE, a.arm, String(a.legs), `${countCell(a.requests)} (sum over legs)`, '—', '—']);
+    figureRows.push({ key: null, arm: a.arm });
+  }
   for (const k of figs) {
     const unit = FIGURES[k].unit;
     for (const a of arms) {
@@ -65,9 +85,10 @@ export function armGrid(arms: readonly ArmRow[], figs: readonly FigureKey[]): Gr
       rows.push(s === null
         ? [head(k), a.arm, `0 of ${a.legs}`, '—', '—', '—']
         : [head(k), a.arm, s.n === a.legs ? String(s.n) : `${s.n} of ${a.legs}`, meanSd(s, unit), formatBare(s.median, unit), `${formatBare(s.min, unit)} – ${formatBare(s.max, unit)}`]);
+      figureRows.push({ key: k, arm: a.arm });
     }
   }
-  return { head: ['figure', 'arm', 'n', 'mean ± σ', 'median', 'min – max'], right: [false, false, true, true, true, true], rows };
+  return { head: ['figure', 'arm', 'n', 'mean ± σ', 'median', 'min – max'], right: [false, false, true, true, true, true], rows, figureRows };
 }
 
 const NO_BORDER = {

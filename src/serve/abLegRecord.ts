@@ -2,11 +2,11 @@ import type { ServeLoad } from '../config/serveLoad.js';
 import { CRITERION_METRICS, isServeMetric, type CriterionMetric } from '../config/criteria.js';
 import type { PlannedLeg } from '../plan/plan.js';
 import type { Quantity } from '../quantity/types.js';
-import type { AbLegPoint } from '../report/plots.js';
+import { abLegPoint, type AbLegPoint } from '../report/plots.js';
 import type { LegRecord, ProcessSummary, TokenJudgement } from '../results/types.js';
 import type { Silicon } from '../silicon/types.js';
 import { reason, type Reason } from '../verdict/reasons.js';
-import { isPass, type TokenWord } from '../verdict/words.js';
+import type { TokenWord } from '../verdict/words.js';
 import type { ServeTokens, ServeVerdict } from './judge.js';
 import { describeShape, type ServePoint } from './record.js';
 
@@ -87,10 +87,5 @@ export function serveLegRecord(i: ServeLegInput): { record: LegRecord; abPoint: 
     quantities, verdict: judged.word, voidReasons: judged.reasons, silicon: i.silicon,
     ...(i.point ? { serve: i.point } : {}),
   };
-  const tpot = quantities.tpotP50;
-  const abPoint: AbLegPoint = {
-    leg: `${i.planned.index + 1} ${i.planned.arm}`, arm: i.planned.arm === 'single' ? 'A' : i.planned.arm, tokenS: [],
-    perTokenS: isPass(judged.word) && tpot?.status === 'measured' ? tpot.value : null,
-  };
-  return { record, abPoint };
+  return { record, abPoint: abLegPoint(record) };
 }

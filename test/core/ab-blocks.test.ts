@@ -57,6 +57,8 @@ describe('ABBA blocks', () => {
     expect(legBlock(9, 2, 11)).toEqual({ block: 1, blockLegs: 4 });
     expect(legBlock(10, 2, 11)).toEqual({ block: 2, blockLegs: 1 });
     expect(legBlock(3, 0, 4)).toEqual({ block: 0, blockLegs: 4 });
+    // A sweep's block is its arms (one Williams row): 3 arms, 1 warm-up, 7 legs.
+    expect([0, 1, 3, 4, 6].map((i) => legBlock(i, 1, 7, 3))).toEqual([{ block: 0, blockLegs: 4 }, { block: 0, blockLegs: 4 }, { block: 0, blockLegs: 4 }, { block: 1, blockLegs: 3 }, { block: 1, blockLegs: 3 }]);
   });
 
   it('a block budget below one block is refused by name at load', () => {

@@ -11,9 +11,10 @@ import { SERIALIZERS } from '../../src/report/exports.js';
 import { renderSummaryMd } from '../../src/report/summary.js';
 import { renderHtml } from '../../src/report/html.js';
 import { leg } from '../gates/fixtures.js';
+import { serveAbRun } from './serveRun.js';
 
 // Every output a run makes from its result (the default text, --verbose, the four exports, summary.md and
-// report.html), for runs that hold every kind of leg, pinned in test/core/golden/output/. A deliberate change
+// report.html), for runs that hold every kind of leg (a serve A/B's loads among them), pinned in test/core/golden/output/. A deliberate change
 // is accepted explicitly: NHG_ACCEPT=1 npx vitest run test/core/output-golden.test.ts (then review the diff).
 const DIR = join(import.meta.dirname, 'golden', 'output');
 
@@ -97,7 +98,7 @@ function text(r: RunResult, verbose: boolean): string {
 function outputs(): Record<string, string> {
   const files: Record<string, string> = {};
   const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10"/></svg>';
-  for (const [name, r] of [['gpu-ab', gpuRun()], ['a3-both', a3Run()], ['build-failed', buildFailed()]] as const) {
+  for (const [name, r] of [['gpu-ab', gpuRun()], ['a3-both', a3Run()], ['build-failed', buildFailed()], ['serve-ab', serveAbRun()]] as const) {
     files[`${name}.txt`] = text(r, false);
     files[`${name}.verbose.txt`] = text(r, true);
     for (const [format, serialize] of Object.entries(SERIALIZERS)) files[`${name}.${format}`] = serialize(r);

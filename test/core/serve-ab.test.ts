@@ -14,6 +14,10 @@ import type { PlannedLeg } from '../../src/plan/plan.js';
 import type { RequestObservation } from '../../src/serve/types.js';
 import type { LegRecord } from '../../src/results/types.js';
 import { tinyGolden } from './fixtures.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadResume } from '../../src/gates/series/resume.js';
 
 // A serve A/B's pure parts: the gate's serve block as a load, the serve criterion metrics and where they may be
 // used, one load's assessment as one leg (its token word, its quantities, its plot point), and the one A/B judge
@@ -174,6 +178,26 @@ describe('one load as one leg', () => {
     expect(record.serve).toBeUndefined();
     expect(abPoint.perTokenS).toBeNull();
     expect(serveLegQuantities({ tpotP50: measured('t', 'tpotP50', 1, 's', {}), sendLateMax: measured('s', 'x', 1, 's', {}) })).toStrictEqual({ tpotP50: measured('t', 'tpotP50', 1, 's', {}) });
+  });
+});
+
+describe('a serve leg kept by --resume', () => {
+  it('keeps its point on the A/B plot: the same point the live leg drew (TPOT p50 of a passing leg), none for an INVALID one', () => {
+    const live = (index: number, arm: 'A' | 'B', slow: number) => {
+      const reqs = requests(slow);
+      const a = assessLoad({ golden, requests: reqs, shape, slo: null, loadS: 0.5, limits, server: { alive: true, why: null } });
+      return serveLegRecord({ planned: planned(index, arm), flagEnv: {}, binarySha256: 'sha', process: proc, logFile: 'x', silicon: null as never, point: servePoint(shape, reqs, a), tokens: a.tokens, verdict: a.verdict, loadS: 0.5, why: null });
+    };
+    const ran = [live(0, 'A', 1), live(1, 'B', 1.1)];
+    const invalid = serveLegRecord({ planned: planned(2, 'B'), flagEnv: {}, binarySha256: 'sha', process: proc, logFile: 'x', silicon: null as never, point: ran[0]!.record.serve!, tokens: ran[0]!.record.serve ? { word: 'STRICT PASS', requests: [], compared: 12, matched: 12, wrong: [], reasons: [] } : null, verdict: { word: 'INVALID', exitClass: 'void', reasons: [reason('MIN_REQUESTS', 'too few')] }, loadS: 0.5, why: null });
+    const dir = mkdtempSync(join(tmpdir(), 'nh-serve-resume-'));
+    writeFileSync(join(dir, 'result.json'), JSON.stringify({ command: 'ab', legs: [...ran.map((x) => x.record), invalid.record] }));
+    const kept = loadResume(dir, 'ab').kept;
+    expect(ran[0]!.abPoint.perTokenS).toEqual(expect.any(Number));
+    expect(kept.get(0)!.abPoint).toEqual(ran[0]!.abPoint);
+    expect(kept.get(1)!.abPoint).toEqual(ran[1]!.abPoint);
+    expect(invalid.record.quantities.tpotP50!.status).toBe('measured');
+    expect(kept.get(2)!.abPoint).toEqual({ leg: '3 B', arm: 'B', tokenS: [], perTokenS: null });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBuildLog, ninjaProgress, progressWriter } from '../../src/build/log.js';
@@ -11,6 +11,8 @@ import { realExecutor } from '../../src/exec/spawn.js';
 import { getProfile } from '../../src/config/profiles.js';
 import { RecipeSchema } from '../../src/config/recipe.js';
 import { NhGateError } from '../../src/errors.js';
+import { PROBE_MEMO, probeKey, programIdentity, readProbeMemo } from '../../src/build/probeMemo.js';
+import { whichProgram } from '../../src/exec/which.js';
 
 describe('build log facts', () => {
   it('counts compile errors of gcc, nvcc and ld, ENOSPC hits, and ninja\'s no-work line', () => {
@@ -206,5 +208,81 @@ describe('buildRecipe reuses a good configure of the same argv and toolchain (is
     writeFileSync(join(dir, 'CMakeCache.txt'), '');
     expect(reusableConfigure(dir, key)).toEqual(['-- line']);
     expect(reusableConfigure(dir, configureKey(['cmake', '-S', 'b'], [], {}))).toBeNull();
+  });
+});
+
+describe('buildRecipe reuses a version probe of the same program and environment (issue 25)', () => {
+  const recipeFor = (probes: unknown[]) => RecipeSchema.parse({
+    schemaVersion: 1, name: 'tiny', profile: 'nh-ref', sourceDir: 'src', buildDir: 'build-{arch}',
+    configure: ['cmake', '-S', '{sourceDir}', '-B', '{buildDir}', '-G', 'Ninja'],
+    build: ['cmake', '--build', '{buildDir}', '--parallel', '{jobs}'],
+    archs: { cpu: { requiredCells: [] } }, outputs: ['{buildDir}/hello'], probes, driver: { argv: ['x'], binary: 'x' },
+  });
+  // A tree with its own copy of ninja (a binary whose identity the test can change) and a script that prints a version.
+  const tree = (): string => {
+    const root = mkdtempSync(join(tmpdir(), 'nh-probe-memo-'));
+    mkdirSync(join(root, 'src'));
+    mkdirSync(join(root, 'bin'));
+    writeFileSync(join(root, 'src', 'CMakeLists.txt'), 'cmake_minimum_required(VERSION 3.20)\nproject(tiny CXX)\nadd_executable(hello hello.cpp)\n');
+    writeFileSync(join(root, 'src', 'hello.cpp'), 'int main() { return 0; }\n');
+    copyFileSync(whichProgram('ninja', root)!, join(root, 'bin', 'ninja'));
+    writeFileSync(join(root, 'bin', 'tool'), '#!/bin/sh\necho "tool 1.0"\n', { mode: 0o755 });
+    return root;
+  };
+  const probes = [
+    { name: 'cmake', argv: ['cmake', '--version'], expect: 'cmake version \\d' },
+    { name: 'own ninja', argv: ['{root}/bin/ninja', '--version'] },
+    { name: 'script', argv: ['{root}/bin/tool', '--version'] },
+    { name: 'file', argv: ['ls', '{root}/src/hello.cpp'] },
+  ];
+  const build = (root: string, r: ReturnType<typeof recipeFor>) => buildRecipe({ recipe: r, root, arch: 'cpu', jobs: 2, exec: realExecutor, parseFeatures: featureParserFor(getProfile('nh-ref')) });
+  const ends = (r: Awaited<ReturnType<typeof build>>) => r.probes.map((p) => p.end);
+
+  it('answers a binary\'s --version from the memo, runs scripts and other probes, and keeps the configure memo', async () => {
+    const root = tree();
+    const first = await build(root, recipeFor(probes));
+    expect([first.verdict, ...ends(first)]).toEqual(['BUILT', 'exit 0', 'exit 0', 'exit 0', 'exit 0']);
+    const second = await build(root, recipeFor(probes));
+    expect([second.verdict, ...ends(second)]).toEqual(['BUILT', 'reused', 'reused', 'exit 0', 'exit 0']);
+    expect(second.probes.map((p) => [p.log, p.lastLines, p.ok, p.matched])).toEqual(first.probes.map((p) => [p.log, p.lastLines, p.ok, p.matched]));
+    expect(second.probes[0]!.durationS).toBe(0);
+    // the configure memo keys on the probes' output: a reused probe keeps it
+    expect(second.configure!.end).toBe('reused');
+  });
+
+  it('runs the probe again when the program changed on disk, or when its remembered output no longer matches', async () => {
+    const root = tree();
+    expect((await build(root, recipeFor(probes))).verdict).toBe('BUILT');
+    // the same bytes, rewritten: a new mtime and ctime is a new identity
+    await new Promise((r) => setTimeout(r, 20));
+    copyFileSync(join(root, 'bin', 'ninja'), join(root, 'bin', 'ninja.new'));
+    renameSync(join(root, 'bin', 'ninja.new'), join(root, 'bin', 'ninja'));
+    expect(ends(await build(root, recipeFor(probes)))).toEqual(['reused', 'exit 0', 'exit 0', 'exit 0']);
+    const stricter = [{ ...probes[0]!, expect: 'cmake version 99\\.' }];
+    const failed = await build(root, recipeFor(stricter));
+    expect([failed.verdict, failed.voidReason, ...ends(failed)]).toEqual(['VOID', 'PROBE_FAILED', 'exit 0']);
+  });
+
+  it('keys on the argv, the program\'s identity and the environment; never memoizes a script or another kind of probe', async () => {
+    const root = tree();
+    const id = programIdentity(join(root, 'bin', 'ninja'), root)!;
+    expect(id.realPath).toBe(join(root, 'bin', 'ninja'));
+    expect(programIdentity(join(root, 'bin', 'tool'), root)).toBeNull();
+    expect(programIdentity('no-such-program-nh', root)).toBeNull();
+    const env = { PATH: '/usr/bin', LANG: 'C', _: '/usr/bin/node' };
+    const key = probeKey(['ninja', '--version'], id, env);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(probeKey(['ninja', '--version'], id, { ...env, _: '/bin/sh', SHLVL: '2' })).toBe(key);
+    expect(probeKey(['ninja', '--version'], id, { ...env, LANG: 'de_DE.UTF-8' })).not.toBe(key);
+    expect(probeKey(['ninja', '--version'], { ...id, id: `${id.id}x` }, env)).not.toBe(key);
+    expect(probeKey(['ninja', '--version'], { ...id, realPath: '/elsewhere/ninja' }, env)).not.toBe(key);
+    expect(probeKey(['ninja', '-v'], id, env)).toBeNull();
+    expect(probeKey(['ninja', '--version', 'x'], id, env)).toBeNull();
+    expect(probeKey(['ninja', '--version'], null, env)).toBeNull();
+    // a memo that is not one is no memo
+    writeFileSync(join(root, PROBE_MEMO), '{"probes":{"k":{"log":[1],"lastLines":[]},"j":{"log":["a"],"lastLines":["a"]}}}');
+    expect([...readProbeMemo(root).keys()]).toEqual(['j']);
+    writeFileSync(join(root, PROBE_MEMO), 'not json');
+    expect(readProbeMemo(root).size).toBe(0);
   });
 });

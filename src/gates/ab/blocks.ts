@@ -46,11 +46,12 @@ export function blockObservations(legs: readonly LegRecord[], key: string, subje
   return out;
 }
 
-// The ABBA block a leg runs in (warm-up legs join the first block, right before it) and how many legs that
-// block has: the scope one Slurm allocation is taken for when the site's config says jobPer block.
-export function legBlock(index: number, warmupLegs: number, totalLegs: number): { block: number; blockLegs: number } {
-  const block = index < warmupLegs ? 0 : Math.floor((index - warmupLegs) / BLOCK_LEGS);
-  const start = block === 0 ? 0 : warmupLegs + block * BLOCK_LEGS;
-  const end = Math.min(totalLegs, warmupLegs + (block + 1) * BLOCK_LEGS);
+// The block a leg runs in (warm-up legs join the first block, right before it) and how many legs that block
+// has: the scope one Slurm allocation is taken for when the site's config says jobPer block. Blocks are the
+// plan's (`size`: a sweep's N arms), else ABBA's 4.
+export function legBlock(index: number, warmupLegs: number, totalLegs: number, size: number = BLOCK_LEGS): { block: number; blockLegs: number } {
+  const block = index < warmupLegs ? 0 : Math.floor((index - warmupLegs) / size);
+  const start = block === 0 ? 0 : warmupLegs + block * size;
+  const end = Math.min(totalLegs, warmupLegs + (block + 1) * size);
   return { block, blockLegs: Math.max(1, end - start) };
 }

@@ -8,7 +8,7 @@ import type { PlannedLeg } from '../../plan/plan.js';
 import type { TemplateVars } from '../../build/template.js';
 import { monoS } from '../../exec/clock.js';
 import type { LegRecord } from '../../results/types.js';
-import type { TimelineInput, AbLegPoint } from '../../report/plots.js';
+import { abLegPoint, type TimelineInput, type AbLegPoint } from '../../report/plots.js';
 import type { GateDeps } from '../deps.js';
 import { interTokenS, readEngineEvents } from './events.js';
 import { judgeLeg } from './judge.js';
@@ -53,6 +53,8 @@ export interface LegContext {
   // The plan's size and its warm-up legs: where a leg sits among the ABBA blocks (a Slurm allocation's scope).
   planLegs?: number;
   warmupLegs?: number;
+  // Legs per block of the plan's design (a sweep: its arms), where it is not ABBA's 4.
+  blockLegs?: number | undefined;
 }
 
 export interface LegOutcome {
@@ -94,7 +96,7 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     goldenPath: ctx.goldenPath, env: planned.env, unset: planned.unset ?? [], binaryPath: ctx.binaryPath, timeoutS: ctx.timeoutS, sampleGpu: ctx.sampleGpu, deviceIndex: ctx.deviceIndex, logHeader,
   };
   const out = ctx.deps.legRunner
-    ? await ctx.deps.legRunner.run(req, { runDir: ctx.runDir, signal: ctx.signal, originNs: ctx.originNs, arch: ctx.vars.arch ?? 'cpu', ...legBlock(planned.index, ctx.warmupLegs ?? 0, ctx.planLegs ?? planned.index + 1), seriesLegs: ctx.planLegs ?? planned.index + 1 })
+    ? await ctx.deps.legRunner.run(req, { runDir: ctx.runDir, signal: ctx.signal, originNs: ctx.originNs, arch: ctx.vars.arch ?? 'cpu', ...legBlock(planned.index, ctx.warmupLegs ?? 0, ctx.planLegs ?? planned.index + 1, ctx.blockLegs), seriesLegs: ctx.planLegs ?? planned.index + 1 })
     : { observed: await observeLeg(req, ctx.runDir, ctx.deps, ctx.signal, ctx.onSpawn), silicon: null, originNs: null, slurm: null, fault: null };
   const { run, util, gpm, clocks, gpmStatus, nominalPeriodS, utilReadings, files, samplerBackend, samplerNote, foreignPids, contentionChecked, sampled } = out.observed;
   const silicon = out.silicon ?? ctx.silicon;
@@ -144,12 +146,6 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
       }
     : null;
   const modeEvents = events?.modes.get(planned.mode);
-  const pot = record.quantities.perOutputToken;
-  const abPoint: AbLegPoint = {
-    leg: `${planned.index + 1} ${planned.arm}`,
-    arm: planned.arm === 'single' ? 'A' : planned.arm,
-    tokenS: record.verdict === 'VOID' || !modeEvents ? [] : interTokenS(modeEvents),
-    perTokenS: pot && pot.status === 'measured' ? pot.value : null,
-  };
+  const abPoint = abLegPoint(record, record.verdict === 'VOID' || !modeEvents ? [] : interTokenS(modeEvents));
   return { record, timeline, abPoint, log };
 }

@@ -34,7 +34,7 @@ function contextFor(o: SeriesSpec, plan: SeriesPlan, run: SeriesRun, ready: Extr
     binaryPath: site.binaryPath, runDir: run.r.runDir, originNs: s.originNs, silicon: s.silicon, sampleGpu: s.silicon.kind === 'gpu' && s.arch !== 'cpu',
     voidIfThrottled: inputs.gate?.gate.voidIfThrottled ?? false, voidIfCpuContended: inputs.gate?.gate.voidIfCpuContended ?? false, ...(inputs.gate?.gate.witness ? { requireWitness: inputs.gate.gate.witness } : {}), deviceIndex: 0,
     timeoutS: s.timeoutS, signal: s.signal, onSpawn: (pid: number) => s.lock.recordLeg(pid),
-    planLegs: plan.legs.legs.length, warmupLegs: plan.warmupLegs,
+    planLegs: plan.legs.legs.length, warmupLegs: plan.warmupLegs, blockLegs: plan.legs.blockLegs,
   };
 }
 

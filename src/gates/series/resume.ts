@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { RunResult, LegRecord } from '../../results/types.js';
 import { NhGateError } from '../../errors.js';
 import type { LegOutcome } from '../leg/leg.js';
+import { abLegPoint } from '../../report/plots.js';
 
 // --resume RUN_DIR: a series that lost legs to its executor (a job cancelled, lost with its node, timed
 // out, never started) runs again into the same directory, keeping every leg that finished and
@@ -36,8 +37,7 @@ export function loadResume(runDirArg: string, command: string): Resumed {
   const kept = new Map<number, LegOutcome>();
   for (const record of previous.legs ?? []) {
     if (!legStands(record)) continue;
-    const pot = record.quantities.perOutputToken;
-    kept.set(record.index, { record, timeline: null, abPoint: { leg: `${record.index + 1} ${record.arm}`, arm: record.arm === 'single' ? 'A' : record.arm, tokenS: [], perTokenS: pot && pot.status === 'measured' ? pot.value : null } });
+    kept.set(record.index, { record, timeline: null, abPoint: abLegPoint(record) });
   }
   return { runDir, previous, kept };
 }
