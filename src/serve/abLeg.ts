@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expandArgv } from '../build/template.js';
-import { monoNs, monoS, spanS } from '../exec/clock.js';
+import { monoNs, spanS } from '../exec/clock.js';
 import { describeEnd, lastLines, type ProcessRun } from '../exec/types.js';
 import { sha256File } from '../io/hash.js';
 import { writeAtomic } from '../io/atomic.js';
@@ -27,7 +27,7 @@ export type LegRun = (ctx: LegContext, planned: PlannedLeg) => Promise<LegOutcom
 // The process summary of the server, on the series' clock.
 // The server is always stopped by the harness: `interrupted` is Ctrl-C's, not the stop's.
 function processOf(run: ProcessRun, originNs: bigint, signal: AbortSignal): ProcessSummary {
-  const rel = (ns: bigint): number => monoS(ns) - monoS(originNs);
+  const rel = (ns: bigint): number => spanS(originNs, ns);
   return {
     argv: run.argv, exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, interrupted: signal.aborted, spawnError: run.spawnError,
     end: describeEnd(run), startS: rel(run.startNs), endS: rel(run.endNs), lastLines: lastLines(run), ...(run.contained ? { contained: run.contained } : {}),

@@ -17,6 +17,8 @@ export interface EngineTimes {
   startS: number;
   firstTokenS: number;
   endS: number;
+  // load_end → last token, from the nanosecond integers (absolute seconds lose digits to a long uptime).
+  windowS: number;
   // The first stamp found out of order, in words; null when every stamp runs forward.
   backwards: string | null;
 }
@@ -49,7 +51,7 @@ export function engineTimes(loadEndNs: bigint | null, m: ModeEvents | undefined)
     if (t < first) first = t;
     if (t > last) last = t;
   }
-  return { startS: Number(loadEndNs) / 1e9, firstTokenS: Number(first) / 1e9, endS: Number(last) / 1e9, backwards: backwardsStamps(loadEndNs, m) };
+  return { startS: Number(loadEndNs) / 1e9, firstTokenS: Number(first) / 1e9, endS: Number(last) / 1e9, windowS: Number(last - loadEndNs) / 1e9, backwards: backwardsStamps(loadEndNs, m) };
 }
 
 export type DecodeClock =
@@ -72,7 +74,7 @@ export function decodeClock(harness: { startS: number; endS: number }, engine: E
     return { ok: false, code: 'NON_POSITIVE_WINDOW', why: `${why}: arrival stamps cannot resolve this window, and the driver writes no events with the engine's own times (recipe driver.eventsArgv)` };
   }
   if (engine.backwards) return { ok: false, code: 'CLOCK_BACKWARDS', why: `${why}, and the engine's event times run backwards (${engine.backwards})` };
-  const engineS = engine.endS - engine.startS;
+  const engineS = engine.windowS;
   if (engineS <= 0) return { ok: false, code: 'NON_POSITIVE_WINDOW', why: `${why}, and the engine's own window (load_end → last token) is ${engineS.toFixed(6)} s` };
   return { ok: true, windowS: engineS, clock: ENGINE_CLOCK, why };
 }

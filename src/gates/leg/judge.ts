@@ -2,7 +2,7 @@ import type { Golden } from '../../config/golden.js';
 import type { DriverReport } from '../../profiles/types.js';
 import type { ProcessRun } from '../../exec/types.js';
 import { describeEnd, lastLines } from '../../exec/types.js';
-import { monoS } from '../../exec/clock.js';
+import { monoS, spanS } from '../../exec/clock.js';
 import { busyFromSamples, type UtilPoint } from '../../quantity/busy.js';
 import type { Readings } from '../../quantity/busySpans.js';
 import { activityFromGpm, type GpmPoint } from '../../quantity/activity.js';
@@ -64,7 +64,7 @@ export function judgeLeg(o: LegObservation): LegRecord {
   const loadTS = report.load?.tS ?? null;
   const window = dw.window ? { ...dw.window, source: dw.source } : null;
   const engineWindow = o.events?.loadEndNs != null && modeEvents && modeEvents.tokenNs.length > 0
-    ? { startS: monoS(o.events.loadEndNs), endS: monoS(modeEvents.tokenNs[modeEvents.tokenNs.length - 1]!) }
+    ? { startNs: o.events.loadEndNs, endNs: modeEvents.tokenNs[modeEvents.tokenNs.length - 1]! }
     : null;
 
   const refusing = report.verdicts.find((v) => v.kind === 'REFUSING');
@@ -128,7 +128,8 @@ export function judgeLeg(o: LegObservation): LegRecord {
     samplerBackend: o.busy?.backend ?? null, samplerNote,
     loadLine: { seen: report.load !== null, tS: rel(o, loadTS), loadS: report.load?.loadS ?? null, source: report.load ? `line ${report.load.line}` : null },
     decodeWindow: window ? { startS: rel(o, window.startS)!, endS: rel(o, window.endS)!, source: window.source } : null,
-    engineWindow: engineWindow ? { startS: rel(o, engineWindow.startS)!, endS: rel(o, engineWindow.endS)! } : null,
+    // Differences of nanosecond integers, so the window does not lose digits to the host's uptime.
+    engineWindow: engineWindow ? { startS: spanS(o.originNs, engineWindow.startNs), endS: spanS(o.originNs, engineWindow.endNs) } : null,
     tokens, witness: tokens.witness, crossCheck: check, referenceTierLines: report.referenceTier.count,
     counters, counterRecords: records.length,
     contention: { foreignPids: o.busy?.foreignPids ?? [], checked: o.busy?.contentionChecked ?? false, note: o.busy ? (o.busy.contentionChecked ? 'compute processes checked before and during the leg' : 'compute processes could not be listed') : 'no GPU' },

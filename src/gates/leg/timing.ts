@@ -59,7 +59,7 @@ export function timingQuantities(i: TimingInput): Record<string, Quantity> {
       if (mode === 'fresh-prefill' && dw.missing) return refused(POTE, dw.missing.code, dw.missing.why);
       if (!engine) return rate(POTE, null, undefined, 'load-line-absent');
       if (engine.backwards) return refused(POTE, 'CLOCK_BACKWARDS', `the engine's event times run backwards (${engine.backwards})`);
-      return rate(POTE, engine.endS - engine.startS, { name: ENGINE_CLOCK, why: null });
+      return rate(POTE, engine.windowS, { name: ENGINE_CLOCK, why: null });
     })();
   }
 
