@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadAddon } from '../sampler/load.js';
-import { allProcs, environMark, hasProcfs, procAlive, procComm, startTicks } from './procfs.js';
+import { allProcs, environMark, hasProcfs, nothingCreatedSince, procAlive, procComm, startTicks } from './procfs.js';
 import { signalGroup, terminateGroup } from './tree.js';
 import { escapedOf, zombiesToReap, type EscapeHow, type LegView } from './escape.js';
 
@@ -111,6 +111,10 @@ export async function sweepLeg(leg: LegHandle, graceMs: number): Promise<KilledP
     await terminateGroup(leg.pid, graceMs);
     return [];
   }
+  // The leader gone and nothing created since it was: its tree was the leader alone, so there is nothing to
+  // find, kill or collect, and no scan of every process to make on the leg's critical path (issue 25). In that
+  // order: a live leader could still make children; a dead one cannot.
+  if (procAlive(leg.pid) !== true && nothingCreatedSince(leg.pid)) return [];
   const killed = new Map<number, KilledProcess>();
   const reap = containment().reap;
   const hit = (sig: 'SIGTERM' | 'SIGKILL'): LegView => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { allProcs, childrenOf, hasProcfs, procsSince, readStat, type ProcStat } from './procfs.js';
+import { allProcs, childrenOf, hasProcfs, nothingCreatedSince, procAlive, procsSince, readStat, type ProcStat } from './procfs.js';
 
 // "Ours" is the leg's whole process tree, not only the driver's pid: a driver such as drivers/llama-server.mjs
 // runs the engine as its child, and on a GPU that child is the compute process. A GPU process counted as
@@ -97,7 +97,8 @@ export function trackTree(rootPid: number, periodMs = 100): TreeTracker {
     stop: (leaderEndNs) => {
       clearInterval(timer);
       // A scan begun after the leader exited (the exit sweep's) sees what a new one would.
-      take(leaderEndNs === undefined ? allProcs() : procsSince(leaderEndNs));
+      // The root gone and nothing created since it: the tree was the root, already taken; no scan can add to it.
+      if (procAlive(rootPid) === true || !nothingCreatedSince(rootPid)) take(leaderEndNs === undefined ? allProcs() : procsSince(leaderEndNs));
       let sum = 0;
       for (const t of ticks.values()) sum += t;
       const busy1 = hostBusyTicks();

@@ -99,6 +99,29 @@ export function startTicks(pid: number): number | null {
   return st === null || st.state === 'Z' || st.state === 'X' || !Number.isFinite(st.startTicks) ? null : st.startTicks;
 }
 
+// The newest pid the kernel has given out in this pid namespace (the last field of /proc/loadavg: processes and
+// threads share the numbers); null when /proc cannot say.
+export function newestPid(): number | null {
+  try {
+    return parseNewestPid(readFileSync('/proc/loadavg', 'latin1'));
+  } catch {
+    return null;
+  }
+}
+
+// "0.52 0.58 0.59 1/467 12345\n" → 12345 (pure); null for anything else.
+export function parseNewestPid(loadavg: string): number | null {
+  const m = /^\S+ \S+ \S+ \d+\/\d+ (\d+)\s*$/.exec(loadavg);
+  return m ? Number(m[1]) : null;
+}
+
+// Whether no process or thread has been created since `pid` was: the newest pid is still it. A tree that made
+// nothing after its root has no member but the root, and a scan of every process could find no more (pids are
+// given out in order; only a wrap of the whole pid space within one leg, onto this very number, would fool it).
+export function nothingCreatedSince(pid: number): boolean {
+  return newestPid() === pid;
+}
+
 // Every process /proc lists right now (zombies included: their CPU time is still the tree's).
 export function allProcs(): ProcStat[] {
   if (!hasProcfs()) return [];

@@ -19,7 +19,19 @@ export function escapeRegex(s: string): string {
 }
 
 // Compiles a profile's patterns; a bad regex source throws a SyntaxError the loader turns into a named error.
+// Compiled once per profile object (a reader per leg, and a leg reader is made before the driver starts): a
+// pattern without the stateful g or y flag keeps no state between matches, so one compiled set serves every
+// reader; one with them is compiled per reader.
+const compiledOf = new WeakMap<Profile, CompiledPattern[]>();
 export function compileProfile(profile: Profile): CompiledPattern[] {
+  const known = compiledOf.get(profile);
+  if (known) return known;
+  const compiled = compilePatterns(profile);
+  if (compiled.every((p) => !p.re.global && !p.re.sticky)) compiledOf.set(profile, compiled);
+  return compiled;
+}
+
+function compilePatterns(profile: Profile): CompiledPattern[] {
   const prefix = escapeRegex(profile.prefix);
   return profile.patterns.map((p: LinePattern) => ({
     role: p.role,

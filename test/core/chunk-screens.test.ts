@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LineSplitter } from '../../src/exec/lines.js';
-import { readDriverLog } from '../../src/gates/leg/logRead.js';
+import { LogTextReader, readDriverLog } from '../../src/gates/leg/logRead.js';
+import { legHeaderLine, legLineMetaLine, legTrailerLine } from '../../src/results/legLog.js';
+import { MAX_LINE_CHARS } from '../../src/exec/lines.js';
+import { formatTimedLine } from '../../src/profiles/timed.js';
 import { BUILTIN_PROFILES } from '../../src/profiles/builtin.js';
 import { bootstrapRatioCi } from '../../src/stats/bootstrap.js';
 
@@ -43,6 +46,40 @@ describe('log reader: chunk-level screens', () => {
     expect(r.hazards.invalidUtf8Lines).toBe(0);
     // The row with é inside its fields no longer matches the row pattern; what matters is that it is text, not U+FFFD.
     expect(r.report.prompts.map((p) => p.prompt)).toEqual([0, 2]);
+  });
+});
+
+describe('a live leg reads what it writes, as a re-read of its log does', () => {
+  // What observe.ts writes to a leg log, one string per write: header, timed rows, the cut-line note and the cut
+  // line (past MAX_LINE_CHARS once the time is in front of it), \r, NUL, U+FFFD and non-ASCII text, the trailer.
+  const header = legHeaderLine({ schemaVersion: 1, profile: 'nemotron-h', recipe: 'r', mode: 'decode', golden: 'g.json', events: null, deviceClaim: false, index: 0, arm: 'single', label: 'x' });
+  const writes = [
+    header,
+    formatTimedLine(1.5, row(0)),
+    legLineMetaLine({ truncatedChars: 7 }),
+    formatTimedLine(1.6, `${row(1)} ${'y'.repeat(MAX_LINE_CHARS)}`),
+    formatTimedLine(1.7, `a\u0000b`),
+    formatTimedLine(1.8, `bad \uFFFD byte`),
+    formatTimedLine(1.9, `naïve ${row(2)}`),
+    formatTimedLine(2.0, row(3)),
+    'plain line without a time',
+    legTrailerLine({ exitCode: 0, signal: null, timedOut: false, interrupted: false, spawnError: null, foreignPids: [] }),
+  ];
+  it('the same report, hazards, header, trailer and bytes from the strings as written and from the file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'nh-live-')), 'leg.log');
+    const text = writes.map((w) => `${w}\n`).join('');
+    writeFileSync(file, text);
+    const live = new LogTextReader(profile);
+    for (const w of writes) live.chunk(`${w}\n`);
+    const fromLive = live.finish(Buffer.byteLength(text));
+    const fromFile = await readDriverLog(file, profile);
+    expect(fromLive).toEqual(fromFile);
+    // The guards themselves saw something: a line cut, a NUL, a U+FFFD, the rows around them, both meta lines.
+    expect(fromFile.hazards).toMatchObject({ nulLines: 1, invalidUtf8Lines: 1 });
+    expect(fromFile.hazards.truncatedLines).toBeGreaterThan(0);
+    expect(fromFile.report.prompts.map((p) => p.prompt)).toEqual([0, 3]);
+    expect(fromFile.header?.label).toBe('x');
+    expect(fromFile.trailer?.exitCode).toBe(0);
   });
 });
 

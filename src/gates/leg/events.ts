@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { EngineEventSchema, type EngineEvent } from '../../config/events.js';
 import { parseJsonlLine, type GarbageLine } from '../../io/jsonl.js';
 import { fastEngineEvent } from './eventsFast.js';
@@ -49,46 +49,60 @@ export function readEngineEvents(path: string): EngineEvents {
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    return { ...parseEngineEvents(''), missing: true };
+    return missingEvents();
   }
   return parseEngineEvents(text);
 }
 
-// Every line of an events file: the records in order, every other line with its number and why. A line the
-// hand check takes (eventsFast.ts) skips zod; any other goes to the schema line reader, blank lines included,
-// so what a bad line is called never changes.
-function parseEventLines(text: string): { records: EngineEvent[]; garbage: GarbageLine[] } {
-  const records: EngineEvent[] = [];
-  const garbage: GarbageLine[] = [];
-  text.split('\n').forEach((line, i) => {
+function missingEvents(): EngineEvents {
+  return { ...parseEngineEvents(''), missing: true };
+}
+
+// The events of one file's text (pure): every line but the last through the fold, then the last (the text
+// after the final newline, often empty) as the end.
+export function parseEngineEvents(text: string): EngineEvents {
+  const fold = new EventsFold();
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length - 1; i++) fold.line(lines[i]!);
+  return fold.end(lines[lines.length - 1]!);
+}
+
+// The events of a file's lines, one line at a time, in file order. A line the hand check takes (eventsFast.ts)
+// skips zod; any other goes to the schema line reader, blank lines included, so what a bad line is called never
+// changes.
+export class EventsFold {
+  private readonly out: EngineEvents = { loadEndNs: null, loadS: null, modes: new Map(), counters: [], doneExit: null, garbage: 0, missing: false };
+  private readonly garbage: GarbageLine[] = [];
+  private lineNo = 0;
+
+  line(line: string): void {
+    this.lineNo += 1;
     let fast: EngineEvent | undefined;
     try {
       fast = fastEngineEvent(JSON.parse(line));
     } catch {
       fast = undefined;
     }
-    if (fast) {
-      records.push(fast);
-      return;
-    }
+    if (fast) return this.add(fast);
     const r = parseJsonlLine(line, EngineEventSchema);
     if (r === null) return;
-    if (r.ok) records.push(r.value);
-    else garbage.push({ lineNo: i + 1, reason: r.reason });
-  });
-  return { records, garbage };
-}
+    if (r.ok) this.add(r.value);
+    else this.garbage.push({ lineNo: this.lineNo, reason: r.reason });
+  }
 
-// The events of one file's text (pure).
-export function parseEngineEvents(text: string): EngineEvents {
-  const out: EngineEvents = { loadEndNs: null, loadS: null, modes: new Map(), counters: [], doneExit: null, garbage: 0, missing: false };
-  const { records, garbage } = parseEventLines(text);
-  out.garbage = garbage.length;
-  out.garbageLines = garbage.slice(0, NAMED_GARBAGE);
-  // A last line with no newline after it that is not an event: the writer stopped mid-line.
-  const tail = text.slice(text.lastIndexOf('\n') + 1);
-  out.cutLastLine = garbage.length > 0 && tail.trim() !== '' && parseJsonlLine(tail, EngineEventSchema)?.ok === false;
-  for (const e of records) {
+  // The text after the last newline (a line the writer had not ended, or ''), then the events.
+  end(tail: string): EngineEvents {
+    this.line(tail);
+    const out = this.out;
+    out.garbage = this.garbage.length;
+    out.garbageLines = this.garbage.slice(0, NAMED_GARBAGE);
+    // A last line with no newline after it that is not an event: the writer stopped mid-line.
+    out.cutLastLine = this.garbage.length > 0 && tail.trim() !== '' && parseJsonlLine(tail, EngineEventSchema)?.ok === false;
+    return out;
+  }
+
+  private add(e: EngineEvent): void {
+    const out = this.out;
     switch (e.event) {
       case 'load_end':
         out.loadEndNs = BigInt(e.tNs);
@@ -123,8 +137,84 @@ export function parseEngineEvents(text: string): EngineEvents {
         break;
     }
   }
-  return out;
 }
+
+// An events file read while the driver writes it: what was appended is folded a line at a time, so when the
+// driver exits only its last lines are left to read (issue 25: judging off the leg's critical path). The end is
+// exactly readEngineEvents of the file as it then is: the bytes folded are checked against the file, and a
+// file rewritten, cut or removed under the reader is read again whole.
+export class EventsTail {
+  private fold = new EventsFold();
+  // Every byte folded or held, in the order read (compared with the file at the end).
+  private readonly seen: Buffer[] = [];
+  private pos = 0;
+  // The bytes of a line not yet ended by a newline.
+  private partial: Buffer = Buffer.alloc(0);
+  private lastPollMs = -Infinity;
+
+  constructor(private readonly path: string, private readonly everyMs = 10) {}
+
+  // Folds what the driver appended since the last poll; at most once per everyMs unless forced.
+  poll(force = false): void {
+    const now = performance.now();
+    if (!force && now - this.lastPollMs < this.everyMs) return;
+    this.lastPollMs = now;
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'r');
+    } catch {
+      return; // not written yet, or gone: the end reads the file again
+    }
+    try {
+      for (let n = readSync(fd, readBuf, 0, readBuf.length, this.pos); n > 0; n = readSync(fd, readBuf, 0, readBuf.length, this.pos)) {
+        this.take(Buffer.from(readBuf.subarray(0, n)));
+      }
+    } catch {
+      /* read failed mid-way: the end reads the file again */
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  finish(): EngineEvents {
+    this.poll(true);
+    let file: Buffer;
+    try {
+      file = readFileSync(this.path);
+    } catch {
+      return missingEvents();
+    }
+    if (!this.isPrefixOf(file)) return parseEngineEvents(file.toString('utf8'));
+    if (file.length > this.pos) this.take(file.subarray(this.pos));
+    return this.fold.end(this.partial.toString('utf8'));
+  }
+
+  private take(bytes: Buffer): void {
+    this.seen.push(bytes);
+    this.pos += bytes.length;
+    let data = this.partial.length ? Buffer.concat([this.partial, bytes]) : bytes;
+    // Lines split on the newline byte, each decoded alone: UTF-8 never uses 0x0A inside a character, so this
+    // is the decoding of the whole file, split.
+    for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a)) {
+      this.fold.line(data.subarray(0, nl).toString('utf8'));
+      data = data.subarray(nl + 1);
+    }
+    this.partial = Buffer.from(data);
+  }
+
+  private isPrefixOf(file: Buffer): boolean {
+    if (file.length < this.pos) return false;
+    let at = 0;
+    for (const b of this.seen) {
+      if (!file.subarray(at, at + b.length).equals(b)) return false;
+      at += b.length;
+    }
+    return true;
+  }
+}
+
+// One read buffer for every tail (reads are synchronous); what is kept is copied out of it.
+const readBuf = Buffer.allocUnsafe(64 * 1024);
 
 // Inter-token intervals within each prompt (the first token of a prompt carries its prefill, so it is skipped).
 export function interTokenS(m: ModeEvents): number[] {

@@ -10,11 +10,11 @@ import { monoS } from '../../exec/clock.js';
 import type { LegRecord } from '../../results/types.js';
 import { abLegPoint, type TimelineInput, type AbLegPoint } from '../../report/plots.js';
 import type { GateDeps } from '../deps.js';
-import { interTokenS, readEngineEvents } from './events.js';
+import { EventsTail, interTokenS, readEngineEvents } from './events.js';
 import { judgeLeg } from './judge.js';
 import { legFileBase, legHeaderLine } from '../../results/legLog.js';
-import { observeLeg, type LegRequest } from './observe.js';
-import { readDriverLog } from './logRead.js';
+import { legFiles, observeLeg, type LegRequest, type LiveReading } from './observe.js';
+import { LogTextReader, readDriverLog } from './logRead.js';
 import { MAX_LINE_CHARS } from '../../exec/lines.js';
 import { describeHazards, emptyHazards } from '../../profiles/hostile.js';
 import { createDriverReader } from '../../profiles/reader.js';
@@ -95,21 +95,28 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
     name, index: planned.index, arm: planned.arm, label: planned.label, mode: planned.mode, driver: ctx.recipe.driver, vars: ctx.vars,
     goldenPath: ctx.goldenPath, env: planned.env, unset: planned.unset ?? [], binaryPath: ctx.binaryPath, timeoutS: ctx.timeoutS, sampleGpu: ctx.sampleGpu, deviceIndex: ctx.deviceIndex, logHeader,
   };
-  const out = ctx.deps.legRunner
-    ? await ctx.deps.legRunner.run(req, { runDir: ctx.runDir, signal: ctx.signal, originNs: ctx.originNs, arch: ctx.vars.arch ?? 'cpu', ...legBlock(planned.index, ctx.warmupLegs ?? 0, ctx.planLegs ?? planned.index + 1, ctx.blockLegs), seriesLegs: ctx.planLegs ?? planned.index + 1 })
-    : { observed: await observeLeg(req, ctx.runDir, ctx.deps, ctx.signal, ctx.onSpawn), silicon: null, originNs: null, slurm: null, fault: null };
+  // Run here, the leg is read as its log is written (the same reading a re-read of the file makes); a leg run
+  // elsewhere (a Slurm job) is read from the log that came back.
+  const runner = ctx.deps.legRunner;
+  const eventsFile = legFiles(req).events;
+  const live: LiveReading | null = runner ? null : { log: new LogTextReader(ctx.profile), events: eventsFile ? new EventsTail(join(ctx.runDir, eventsFile)) : null };
+  const out = runner
+    ? await runner.run(req, { runDir: ctx.runDir, signal: ctx.signal, originNs: ctx.originNs, arch: ctx.vars.arch ?? 'cpu', ...legBlock(planned.index, ctx.warmupLegs ?? 0, ctx.planLegs ?? planned.index + 1, ctx.blockLegs), seriesLegs: ctx.planLegs ?? planned.index + 1 })
+    : { observed: await observeLeg(req, ctx.runDir, ctx.deps, ctx.signal, ctx.onSpawn, live ?? undefined), silicon: null, originNs: null, slurm: null, fault: null };
   const { run, util, gpm, clocks, gpmStatus, nominalPeriodS, utilReadings, files, samplerBackend, samplerNote, foreignPids, contentionChecked, sampled } = out.observed;
   const silicon = out.silicon ?? ctx.silicon;
-  // The report is read back from the leg log, by the very reader `analyze --log` uses: memory stays flat on
-  // any output size, hostile lines are screened one way, and a leg re-read offline is this leg.
-  const read = await readDriverLog(join(ctx.runDir, files.log), ctx.profile, { allowEmpty: true }).catch((err: unknown) => {
+  // The report is the leg log's, by the very reading `analyze --log` makes: memory stays flat on any output
+  // size, hostile lines are screened one way, and a leg re-read offline is this leg. A log the disk did not
+  // take whole is read back from what it holds.
+  const written = out.observed.log;
+  const read = live && written.error === null && written.droppedBytes === 0 ? live.log.finish(written.bytes) : await readDriverLog(join(ctx.runDir, files.log), ctx.profile, { allowEmpty: true }).catch((err: unknown) => {
     // A job that never ran (or whose log never came back) left no log: an empty report, judged as such.
     if (err instanceof NhGateError && err.code === 'UNREADABLE_FILE') return { report: createDriverReader(ctx.profile).report(), hazards: emptyHazards() };
     throw err;
   });
   const eventsPath = files.events ? join(ctx.runDir, files.events) : null;
 
-  const events = eventsPath ? readEngineEvents(eventsPath) : null;
+  const events = eventsPath ? (live?.events ? live.events.finish() : readEngineEvents(eventsPath)) : null;
   const report = read.report;
   const record = judgeLeg({
     index: planned.index, arm: planned.arm, label: planned.label, mode: planned.mode,

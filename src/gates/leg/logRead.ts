@@ -33,46 +33,64 @@ export async function readDriverLog(path: string, profile: Profile, opts: { allo
     throw new NhGateError('UNREADABLE_FILE', `${path}: cannot read the driver log (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'check the --log path');
   }
   if (bytes === 0 && !opts.allowEmpty) throw new NhGateError('BAD_INPUT', `${path}: the driver log is empty — there is nothing to analyze`, 'point --log at the captured driver output');
-  const reader = createDriverReader(profile);
-  let timedLines = 0;
-  const hazards = emptyHazards();
-  // Read in 64 KiB chunks through the live legs' line splitter (readline costs more than the parsing on a
-  // 100 MB log): memory holds one chunk plus one line of at most MAX_LINE_CHARS, whatever the file holds.
-  const splitter = new LineSplitter('stdout');
-  let header: LegLogHeader | null = null;
-  let trailer: LegLogTrailer | null = null;
-  // What the live splitter saw of the next line (cut, \r overwrites): it replaces what this re-read sees.
-  let pending: LegLogLine | null = null;
+  const text = new LogTextReader(profile);
+  try {
+    await forEachChunk(path, (chunk) => text.chunk(chunk));
+  } catch (err) {
+    throw new NhGateError('UNREADABLE_FILE', `${path}: read failed (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'check the --log path');
+  }
+  return text.finish(bytes);
+}
+
+// The one reading of a log's text, fed in chunks of any size: nh-gate's own lines kept aside, every other
+// line screened and offered to the profile's reader. readDriverLog feeds it a file; a live leg feeds it each
+// string it writes to that file (observe.ts), so the leg is judged from what it wrote without reading it back,
+// and `analyze --log` of the file reads the same lines.
+export class LogTextReader {
+  private readonly reader: ReturnType<typeof createDriverReader>;
+  private timedLines = 0;
+  private readonly hazards = emptyHazards();
+  // Split by the live legs' line splitter (readline costs more than the parsing on a 100 MB log): memory
+  // holds one chunk plus one line of at most MAX_LINE_CHARS, whatever the log holds.
+  private readonly splitter = new LineSplitter('stdout');
+  private header: LegLogHeader | null = null;
+  private trailer: LegLogTrailer | null = null;
+  // What the live splitter saw of the next line (cut, \r overwrites): it replaces what this reading sees.
+  private pending: LegLogLine | null = null;
   // Whether the chunk being split holds a U+FFFD or a NUL: checked once per chunk, and per line only then.
-  let scan = false;
-  const onLine = (raw: string, truncatedChars: number, crOverwrites: number, whole: boolean): void => {
+  private scan = false;
+
+  constructor(profile: Profile) {
+    this.reader = createDriverReader(profile);
+  }
+
+  chunk(text: string): void {
+    this.scan = chunkNeedsScan(text);
+    this.splitter.each(text, this.onLine);
+  }
+
+  finish(bytes: number): LogRead {
+    this.scan = true;
+    for (const l of this.splitter.flush(0n)) this.onLine(l.text, l.truncatedChars ?? 0, l.crOverwrites ?? 0, false);
+    return { report: this.reader.finish(), bytes, timed: this.timedLines > 0, hazards: this.hazards, header: this.header, trailer: this.trailer };
+  }
+
+  private readonly onLine = (raw: string, truncatedChars: number, crOverwrites: number, whole: boolean): void => {
     if (isMetaLine(raw)) {
       const m = parseMetaLine(raw);
-      if (m && 'header' in m) header = m.header;
-      else if (m && 'trailer' in m) trailer = m.trailer;
-      else if (m) pending = m.line;
+      if (m && 'header' in m) this.header = m.header;
+      else if (m && 'trailer' in m) this.trailer = m.trailer;
+      else if (m) this.pending = m.line;
       return; // nh-gate's own lines are never offered to the engine's profile
     }
     // The time and text without an object per line (timed.ts): a 100 MB log holds a million of them.
     const tab = timedTab(raw);
     const text = tab < 0 ? raw : raw.slice(tab + 1);
-    if (tab >= 0) timedLines += 1;
-    const seen = pending ?? {};
-    pending = null;
-    if (screenText(text, seen.truncatedChars ?? truncatedChars, seen.crOverwrites ?? crOverwrites, hazards, scan || !whole)) reader.push(text, tab < 0 ? undefined : timedS(raw, tab));
+    if (tab >= 0) this.timedLines += 1;
+    const seen = this.pending ?? {};
+    this.pending = null;
+    if (screenText(text, seen.truncatedChars ?? truncatedChars, seen.crOverwrites ?? crOverwrites, this.hazards, this.scan || !whole)) this.reader.push(text, tab < 0 ? undefined : timedS(raw, tab));
   };
-  try {
-    await forEachChunk(path, (chunk) => {
-      scan = chunkNeedsScan(chunk);
-      splitter.each(chunk, onLine);
-    });
-  } catch (err) {
-    throw new NhGateError('UNREADABLE_FILE', `${path}: read failed (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'check the --log path');
-  }
-  scan = true;
-  for (const l of splitter.flush(0n)) onLine(l.text, l.truncatedChars ?? 0, l.crOverwrites ?? 0, false);
-  const report = reader.finish();
-  return { report, bytes, timed: timedLines > 0, hazards, header, trailer };
 }
 
 // 64 KiB: a chunk's text stays a young-generation string (a 1 MiB one went to the large-object space,

@@ -16,6 +16,8 @@ import type { SamplerBackend } from '../../sampler/types.js';
 import type { GpmPoint } from '../../quantity/activity.js';
 import type { ClockPoint } from '../../quantity/clocks.js';
 import { openLogSink, type LogSinkResult } from '../../results/logSink.js';
+import type { LogTextReader } from './logRead.js';
+import type { EventsTail } from './events.js';
 import { cpuContention, trackTree, type TreeStop, type TreeTracker } from '../../exec/ours.js';
 
 // Lines kept in memory per leg for lastLines; every line streams to the log (which the judge reads back).
@@ -123,7 +125,15 @@ function binarySha256Of(path: string): Promise<string | null> {
 export type ObserveDeps = Pick<GateDeps, 'exec' | 'openBusySampler' | 'computeProcesses' | 'progress'>;
 
 // Runs one leg on this host, writing its log (and the driver its events, the sampler its samples) under outDir.
-export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveDeps, signal: AbortSignal, onSpawn?: (pid: number) => void): Promise<LegObserved> {
+// What a leg run here reads while it runs, for its judge at the end: the leg log as it is written, and the
+// events file as the driver appends to it (so neither is read again whole once the driver exits).
+export interface LiveReading {
+  log: LogTextReader;
+  events: EventsTail | null;
+}
+
+// `live`, when given, is fed every string written to the leg log, and polls the events file as lines arrive.
+export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveDeps, signal: AbortSignal, onSpawn?: (pid: number) => void, live?: LiveReading): Promise<LegObserved> {
   const files = legFiles(req);
   mkdirSync(join(outDir, 'legs'), { recursive: true });
   if (files.events) rmSync(join(outDir, files.events), { force: true });
@@ -152,7 +162,8 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
 
   // The leg log streams as lines arrive (memory stays flat however much the engine prints): the series'
   // header, every line in timed format ("<monotonic s>\t<line>", the arrival time the judge reads), a trailer.
-  const sink = openLogSink(join(outDir, files.log));
+  const disk = openLogSink(join(outDir, files.log));
+  const sink = live ? { write: (line: string): void => { disk.write(line); live.log.chunk(`${line}\n`); }, close: () => disk.close() } : disk;
   let tree: TreeTracker | null = null;
   sink.write(req.logHeader);
   deps.progress(`[nh-gate] leg ${req.index + 1}: ${req.label}`);
@@ -167,6 +178,7 @@ export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveD
       onLine: (l) => {
         if (l.truncatedChars || l.crOverwrites) sink.write(legLineMetaLine({ ...(l.truncatedChars ? { truncatedChars: l.truncatedChars } : {}), ...(l.crOverwrites ? { crOverwrites: l.crOverwrites } : {}) }));
         sink.write(formatTimedLine(arrivalS(l.tNs), l.text));
+        live?.events?.poll();
       },
     },
   );
