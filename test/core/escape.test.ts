@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapedOf, zombiesToReap, type LegView } from '../../src/exec/escape.js';
-import type { ProcStat } from '../../src/exec/procfs.js';
+import { newestPid, nothingCreatedSince, parseNewestPid, type ProcStat } from '../../src/exec/procfs.js';
 
 // Which processes are a leg's once they left its process group (src/exec/escape.ts), on /proc snapshots
 // written out by hand. nh-gate is pid 100; the leg's leader is 200 (its group and session), started at tick 50.
@@ -54,5 +54,26 @@ describe('the dead nh-gate collects', () => {
     const procs = [z(200, { pgrp: 200, session: 200 }), z(701), z(702, { pgrp: 200 }), z(703, { session: 200 }), z(704), p(705, 100, { pgrp: 200 }), z(706, { ppid: 1, pgrp: 200 }), z(707, { pgrp: 200 })];
     expect(zombiesToReap(view(procs, { exclude: new Set([707]) }), new Set([701]))).toEqual([701, 702, 703]);
     expect(zombiesToReap(view([p(708, 100, { state: 'X', pgrp: 200 })]), new Set())).toEqual([708]);
+  });
+});
+
+// The exit sweep's shortcut (issue 25): no scan of every process when the kernel has created none since the
+// leader. The newest pid is /proc/loadavg's last field.
+describe('nothing created since the leader', () => {
+  it('reads the newest pid from /proc/loadavg, and nothing else', () => {
+    expect(parseNewestPid('0.52 0.58 0.59 1/467 12345\n')).toBe(12345);
+    expect(parseNewestPid('2.09 2.49 2.56 3/150 8773')).toBe(8773);
+    expect(parseNewestPid('0.52 0.58 0.59 1/467\n')).toBeNull();
+    expect(parseNewestPid('0.52 0.58 0.59 1/467 12a45\n')).toBeNull();
+    expect(parseNewestPid('')).toBeNull();
+    expect(parseNewestPid('up 0.52 0.58 0.59 1/467 12345\n')).toBeNull();
+    expect(parseNewestPid('0.52 0.58 0.59 12/467 12345 7\n')).toBeNull();
+    expect(parseNewestPid('0.52 0.58 0.59 12/467 12345')).toBe(12345);
+  });
+  it.skipIf(process.platform !== 'linux')('is false for a pid made long ago (init), and true only for the newest', () => {
+    expect(nothingCreatedSince(1)).toBe(false);
+    const newest = newestPid();
+    expect(newest).toBeGreaterThan(1);
+    expect(nothingCreatedSince(newest! + 1)).toBe(false);
   });
 });

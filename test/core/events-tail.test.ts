@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 // A fixed seed, so CI is deterministic; set NHG_FC_SEED to explore others (a found counterexample becomes a unit test).
 fc.configureGlobal({ seed: Number(process.env.NHG_FC_SEED ?? 20261202) });
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +62,8 @@ describe('events read while the driver writes them', () => {
       tail.poll(true); // before the driver has created the file
       writtenInPieces(path, bytes, at, tail);
       expect(tail.finish()).toEqual(readEngineEvents(path));
+      // Only appended to: never read again whole.
+      expect(tail.endedBy).toBe('appended');
     }), { numRuns: runs(300) });
   });
 
@@ -74,6 +76,9 @@ describe('events read while the driver writes them', () => {
       if (what === 'cut') writeFileSync(path, first.subarray(0, Math.floor(first.length / 2)));
       if (what === 'remove') rmSync(path, { force: true });
       expect(tail.finish()).toEqual(readEngineEvents(path));
+      // Read again whole exactly when the file no longer begins with what the polls read.
+      const now = what === 'remove' ? null : what === 'rewrite' ? second : first.subarray(0, Math.floor(first.length / 2));
+      expect(tail.endedBy).toBe(now === null ? 'missing' : now.length >= first.length && now.subarray(0, first.length).equals(first) ? 'appended' : 'read again');
     }), { numRuns: runs(200) });
   });
 
@@ -88,5 +93,33 @@ describe('events read while the driver writes them', () => {
     expect(r.modes.get('décodé')?.tokens.get(0)).toEqual([undefined, 9]);
     expect(r.loadEndNs).toBe(1000n);
     expect(new EventsTail(fresh()).finish()).toMatchObject({ missing: true, garbage: 0 });
+  });
+
+  it('folds as the driver writes: a poll reads what was appended; polls closer than everyMs apart are one', () => {
+    const path = fresh();
+    const tail = new EventsTail(path, 60_000);
+    writeFileSync(path, `${LINES[0]}\n${LINES[1]!.slice(0, 10)}`);
+    tail.poll();
+    expect(tail.readBytes).toBe(LINES[0]!.length + 1 + 10);
+    appendFileSync(path, `${LINES[1]!.slice(10)}\n`);
+    tail.poll(); // within the minute of the last: skipped
+    expect(tail.readBytes).toBe(LINES[0]!.length + 1 + 10);
+    tail.poll(true);
+    expect(tail.readBytes).toBe(LINES[0]!.length + LINES[1]!.length + 2);
+    // A rewrite after the polls: the end is the file's, not the polls'.
+    writeFileSync(path, `${LINES[6]}\n`);
+    expect(tail.finish()).toMatchObject({ doneExit: 0, loadEndNs: null });
+  });
+
+  it.skipIf(process.platform !== 'linux')('holds no file open between polls', () => {
+    const path = fresh();
+    writeFileSync(path, `${LINES[0]}\n`);
+    const open = (): number => readdirSync('/proc/self/fd').length;
+    const before = open();
+    const tail = new EventsTail(path);
+    for (let i = 0; i < 20; i++) tail.poll(true);
+    expect(open()).toBe(before);
+    tail.finish();
+    expect(open()).toBe(before);
   });
 });

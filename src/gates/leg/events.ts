@@ -154,6 +154,18 @@ export class EventsTail {
 
   constructor(private readonly path: string, private readonly everyMs = 10) {}
 
+  // How many bytes of the file are folded or held so far (what is left to read when the driver exits).
+  get readBytes(): number {
+    return this.pos;
+  }
+
+  // How the end was read: the polls' fold and the lines after it, the file read again whole (it was rewritten
+  // or cut under the reader), or no file; null before the end.
+  get endedBy(): 'appended' | 'read again' | 'missing' | null {
+    return this.ended;
+  }
+  private ended: 'appended' | 'read again' | 'missing' | null = null;
+
   // Folds what the driver appended since the last poll; at most once per everyMs unless forced.
   poll(force = false): void {
     const now = performance.now();
@@ -182,9 +194,14 @@ export class EventsTail {
     try {
       file = readFileSync(this.path);
     } catch {
+      this.ended = 'missing';
       return missingEvents();
     }
-    if (!this.isPrefixOf(file)) return parseEngineEvents(file.toString('utf8'));
+    if (!this.isPrefixOf(file)) {
+      this.ended = 'read again';
+      return parseEngineEvents(file.toString('utf8'));
+    }
+    this.ended = 'appended';
     if (file.length > this.pos) this.take(file.subarray(this.pos));
     return this.fold.end(this.partial.toString('utf8'));
   }
