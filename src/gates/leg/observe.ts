@@ -124,7 +124,6 @@ function binarySha256Of(path: string): Promise<string | null> {
 
 export type ObserveDeps = Pick<GateDeps, 'exec' | 'openBusySampler' | 'computeProcesses' | 'progress'>;
 
-// Runs one leg on this host, writing its log (and the driver its events, the sampler its samples) under outDir.
 // What a leg run here reads while it runs, for its judge at the end: the leg log as it is written, and the
 // events file as the driver appends to it (so neither is read again whole once the driver exits).
 export interface LiveReading {
@@ -132,6 +131,7 @@ export interface LiveReading {
   events: EventsTail | null;
 }
 
+// Runs one leg on this host, writing its log (and the driver its events, the sampler its samples) under outDir.
 // `live`, when given, is fed every string written to the leg log, and polls the events file as lines arrive.
 export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveDeps, signal: AbortSignal, onSpawn?: (pid: number) => void, live?: LiveReading): Promise<LegObserved> {
   const files = legFiles(req);
