@@ -148,8 +148,9 @@ export class EventsTail {
   // Every byte folded or held, in the order read (compared with the file at the end).
   private readonly seen: Buffer[] = [];
   private pos = 0;
-  // The bytes of a line not yet ended by a newline.
-  private partial: Buffer = Buffer.alloc(0);
+  // The pieces of a line not yet ended by a newline (joined once, when it ends: a long line read in many
+  // pieces is not copied again per piece).
+  private partial: Buffer[] = [];
   private lastPollMs = -Infinity;
 
   constructor(private readonly path: string, private readonly everyMs = 10) {}
@@ -203,20 +204,23 @@ export class EventsTail {
     }
     this.ended = 'appended';
     if (file.length > this.pos) this.take(file.subarray(this.pos));
-    return this.fold.end(this.partial.toString('utf8'));
+    return this.fold.end(Buffer.concat(this.partial).toString('utf8'));
   }
 
   private take(bytes: Buffer): void {
     this.seen.push(bytes);
     this.pos += bytes.length;
-    let data = this.partial.length ? Buffer.concat([this.partial, bytes]) : bytes;
     // Lines split on the newline byte, each decoded alone: UTF-8 never uses 0x0A inside a character, so this
     // is the decoding of the whole file, split.
-    for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a)) {
-      this.fold.line(data.subarray(0, nl).toString('utf8'));
-      data = data.subarray(nl + 1);
+    let from = 0;
+    for (let nl = bytes.indexOf(0x0a); nl >= 0; nl = bytes.indexOf(0x0a, from)) {
+      const end = bytes.subarray(from, nl);
+      const line = this.partial.length ? Buffer.concat([...this.partial, end]) : end;
+      this.partial = [];
+      this.fold.line(line.toString('utf8'));
+      from = nl + 1;
     }
-    this.partial = Buffer.from(data);
+    if (from < bytes.length) this.partial.push(bytes.subarray(from));
   }
 
   private isPrefixOf(file: Buffer): boolean {
