@@ -55,7 +55,7 @@ describe('backwards and collapsed stamps', () => {
 });
 
 describe('the decode window from the clock that resolves it', () => {
-  const engine = { startS: 1.0, firstTokenS: 1.002, endS: 1.05, windowS: 0.05, backwards: null };
+  const engine = { startNs: 1_000_000_000n, endNs: 1_050_000_000n, firstTokenS: 1.002, windowS: 0.05, backwards: null };
   it('harness arrival stamps when the load line was read before the decode began', () => {
     expect(decodeClock({ startS: 1.001, endS: 1.06 }, engine)).toEqual({ ok: true, windowS: expect.closeTo(0.059, 9), clock: HARNESS_CLOCK, why: null });
     expect(decodeClock({ startS: 5, endS: 6 }, null)).toEqual({ ok: true, windowS: 1, clock: 'harness arrival stamps', why: null });
@@ -74,19 +74,19 @@ describe('the decode window from the clock that resolves it', () => {
     expect(!none.ok && [none.code, none.why]).toEqual(['NON_POSITIVE_WINDOW', expect.stringMatching(/one read .*: arrival stamps cannot resolve this window, and the driver writes no events/)]);
     const back = decodeClock({ startS: 2, endS: 2 }, { ...engine, backwards: 'x' });
     expect(!back.ok && [back.code, back.why]).toEqual(['CLOCK_BACKWARDS', "the load line and the last prompt row arrived in one read (harness window 0 s), and the engine's event times run backwards (x)"]);
-    const flat = decodeClock({ startS: 2, endS: 2 }, { ...engine, endS: 1.0, windowS: 0 });
+    const flat = decodeClock({ startS: 2, endS: 2 }, { ...engine, endNs: 1_000_000_000n, windowS: 0 });
     expect(!flat.ok && [flat.code, flat.why]).toEqual(['NON_POSITIVE_WINDOW', "the load line and the last prompt row arrived in one read (harness window 0 s), and the engine's own window (load_end → last token) is 0.000000 s"]);
     const harnessBack = decodeClock({ startS: 3, endS: 2 }, engine);
     expect(!harnessBack.ok && [harnessBack.code, harnessBack.why]).toEqual(['CLOCK_BACKWARDS', "the harness's arrival stamps run backwards: the last prompt row is stamped 1.000000 s before the load line"]);
   });
   it('the engine window spans load_end to the last token, with the first token and the backwards check', () => {
     const t = engineTimes(1_000_000_000n, mode([[0, [1_002_000_000n, 1_050_000_000n]], [1, [1_030_000_000n]]]));
-    expect(t).toEqual({ startS: 1, firstTokenS: 1.002, endS: 1.05, windowS: 0.05, backwards: null });
+    expect(t).toEqual({ startNs: 1_000_000_000n, endNs: 1_050_000_000n, firstTokenS: 1.002, windowS: 0.05, backwards: null });
     // A host up for ~200 days: absolute seconds near 1.7e7 keep ~2 ns, the window from the integers stays exact.
     const up = 17_280_000_000_000_000n;
     const long = engineTimes(up, mode([[0, [up + 1_000_001n, up + 11_000_003n]]]));
     expect(long!.windowS).toBe(0.011000003);
-    expect(long!.endS - long!.startS).not.toBe(0.011000003);
+    expect(Number(long!.endNs) / 1e9 - Number(long!.startNs) / 1e9).not.toBe(0.011000003);
     expect(engineTimes(null, mode([[0, [1n]]]))).toBeNull();
     expect(engineTimes(0n, mode([]))).toBeNull();
   });

@@ -12,12 +12,14 @@ export const HARNESS_CLOCK = 'harness arrival stamps';
 export const ENGINE_CLOCK = 'engine event clock';
 export type ClockName = typeof HARNESS_CLOCK | typeof ENGINE_CLOCK;
 
-// One mode's decode on the engine's clock (CLOCK_MONOTONIC seconds, the harness's clock too: docs/engines.md).
+// One mode's decode on the engine's clock (CLOCK_MONOTONIC, the harness's clock too: docs/engines.md): its ends
+// as the engine's nanosecond integers, and lengths taken from them (absolute seconds lose digits to a long uptime).
 export interface EngineTimes {
-  startS: number;
+  startNs: bigint;
+  endNs: bigint;
+  // The first token's time in absolute seconds, to compare with the harness's arrival stamps.
   firstTokenS: number;
-  endS: number;
-  // load_end → last token, from the nanosecond integers (absolute seconds lose digits to a long uptime).
+  // load_end → last token.
   windowS: number;
   // The first stamp found out of order, in words; null when every stamp runs forward.
   backwards: string | null;
@@ -51,7 +53,7 @@ export function engineTimes(loadEndNs: bigint | null, m: ModeEvents | undefined)
     if (t < first) first = t;
     if (t > last) last = t;
   }
-  return { startS: Number(loadEndNs) / 1e9, firstTokenS: Number(first) / 1e9, endS: Number(last) / 1e9, windowS: Number(last - loadEndNs) / 1e9, backwards: backwardsStamps(loadEndNs, m) };
+  return { startNs: loadEndNs, endNs: last, firstTokenS: Number(first) / 1e9, windowS: Number(last - loadEndNs) / 1e9, backwards: backwardsStamps(loadEndNs, m) };
 }
 
 export type DecodeClock =

@@ -11,6 +11,7 @@ import { refused } from '../../quantity/make.js';
 import { reason, type Reason } from '../../verdict/reasons.js';
 import type { TokenWord } from '../../verdict/words.js';
 import { decodeWindowOf } from './window.js';
+import { engineTimes } from './clocks.js';
 import type { Quantity } from '../../quantity/types.js';
 import type { Silicon } from '../../silicon/types.js';
 import type { LegRecord, TokenJudgement } from '../../results/types.js';
@@ -63,9 +64,7 @@ export function judgeLeg(o: LegObservation): LegRecord {
   const dw = decodeWindowOf(report, o.mode);
   const loadTS = report.load?.tS ?? null;
   const window = dw.window ? { ...dw.window, source: dw.source } : null;
-  const engineWindow = o.events?.loadEndNs != null && modeEvents && modeEvents.tokenNs.length > 0
-    ? { startNs: o.events.loadEndNs, endNs: modeEvents.tokenNs[modeEvents.tokenNs.length - 1]! }
-    : null;
+  const engineWindow = engineTimes(o.events?.loadEndNs ?? null, modeEvents);
 
   const refusing = report.verdicts.find((v) => v.kind === 'REFUSING');
   if (o.fault) voidReasons.push(o.fault);

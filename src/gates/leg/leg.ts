@@ -84,7 +84,7 @@ export function deviceClaim(recipe: Recipe, env: Record<string, string>): boolea
 export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegOutcome> {
   const name = legName(planned);
   const claim = deviceClaim(ctx.recipe, planned.env);
-  const eventsRel = ctx.recipe.driver.eventsArgv.length > 0 ? join('legs', `${name}.events.jsonl`) : null;
+  const eventsRel = legFiles({ name, driver: ctx.recipe.driver, sampleGpu: ctx.sampleGpu }).events;
   // The leg log's header (what the leg was), so `nh-gate analyze --log` re-judges it exactly as here.
   const logHeader = legHeaderLine({
     schemaVersion: 1, profile: profileRef(ctx.recipe.profile, ctx.vars.root ?? '.'), recipe: ctx.recipe.name, mode: planned.mode, golden: ctx.judgedGoldenPath ?? ctx.goldenPath,
@@ -98,11 +98,10 @@ export async function runLeg(ctx: LegContext, planned: PlannedLeg): Promise<LegO
   // Run here, the leg is read as its log is written (the same reading a re-read of the file makes); a leg run
   // elsewhere (a Slurm job) is read from the log that came back.
   const runner = ctx.deps.legRunner;
-  const eventsFile = legFiles(req).events;
-  const live: LiveReading | null = runner ? null : { log: new LogTextReader(ctx.profile), events: eventsFile ? new EventsTail(join(ctx.runDir, eventsFile)) : null };
+  const live: LiveReading | null = runner ? null : { log: new LogTextReader(ctx.profile), events: eventsRel ? new EventsTail(join(ctx.runDir, eventsRel)) : null };
   const out = runner
     ? await runner.run(req, { runDir: ctx.runDir, signal: ctx.signal, originNs: ctx.originNs, arch: ctx.vars.arch ?? 'cpu', ...legBlock(planned.index, ctx.warmupLegs ?? 0, ctx.planLegs ?? planned.index + 1, ctx.blockLegs), seriesLegs: ctx.planLegs ?? planned.index + 1 })
-    : { observed: await observeLeg(req, ctx.runDir, ctx.deps, ctx.signal, ctx.onSpawn, live ?? undefined), silicon: null, originNs: null, slurm: null, fault: null };
+    : { observed: await observeLeg(req, ctx.runDir, ctx.deps, ctx.signal, ctx.onSpawn, live), silicon: null, originNs: null, slurm: null, fault: null };
   const { run, util, gpm, clocks, gpmStatus, nominalPeriodS, utilReadings, files, samplerBackend, samplerNote, foreignPids, contentionChecked, sampled } = out.observed;
   const silicon = out.silicon ?? ctx.silicon;
   // The report is the leg log's, by the very reading `analyze --log` makes: memory stays flat on any output

@@ -133,7 +133,7 @@ export interface LiveReading {
 
 // Runs one leg on this host, writing its log (and the driver its events, the sampler its samples) under outDir.
 // `live`, when given, is fed every string written to the leg log, and polls the events file as lines arrive.
-export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveDeps, signal: AbortSignal, onSpawn?: (pid: number) => void, live?: LiveReading): Promise<LegObserved> {
+export async function observeLeg(req: LegRequest, outDir: string, deps: ObserveDeps, signal: AbortSignal, onSpawn?: (pid: number) => void, live: LiveReading | null = null): Promise<LegObserved> {
   const files = legFiles(req);
   mkdirSync(join(outDir, 'legs'), { recursive: true });
   if (files.events) rmSync(join(outDir, files.events), { force: true });
