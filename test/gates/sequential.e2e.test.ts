@@ -33,14 +33,18 @@ describe('ab --sequential on the reference engine', () => {
     const out = await runAb({ argv: [], inputs, seed: 1, mode: 'decode', jobs: 2, resultsBase: isolate(), stop: 'sequential' }, await realDeps());
     expect(out.result.verdict.word).toBe('SUPPORTED');
     expect(out.exitClass).toBe('passed');
-    // Decided on the first block that has a log ratio. A block is skipped, by name, only when one of its
-    // legs has no per-token figure (seen under heavy load: every line of a 30 ms decode arrived in one read,
-    // so the harness window was 0 s and refused NON_POSITIVE_WINDOW); with none skipped: fewer than 6 legs.
+    // It stops at the block that decides, before its 16-leg budget: on a quiet host the first block with a
+    // log ratio (4 legs); on a loaded one a noisier first ratio can need a second (seen with the suite beside a
+    // new-user pass: 8 legs) — how many is the host's, not the judge's. A block is skipped, by name, only when
+    // one of its legs has no per-token figure (seen under heavy load: every line of a 30 ms decode arrived in
+    // one read, so the harness window was 0 s and refused NON_POSITIVE_WINDOW).
     const seqRec = ab(out.result.comparison).metrics[0]!.sequential!;
     const skipped = seqRec.blocks.filter((b) => b.skipped !== null);
-    expect(seqRec.blocks.filter((b) => b.x !== null)).toHaveLength(1);
-    expect(out.result.legs.length).toBe(4 * (1 + skipped.length));
-    if (skipped.length === 0) expect(out.result.legs.length).toBeLessThan(6);
+    const measured = seqRec.blocks.filter((b) => b.x !== null);
+    expect(measured.length).toBeGreaterThanOrEqual(1);
+    expect(out.result.legs.length).toBe(4 * (measured.length + skipped.length));
+    expect(out.result.legs.length).toBeLessThan(16);
+    if (skipped.length === 0 && measured.length === 1) expect(out.result.legs.length).toBeLessThan(6);
     else for (const b of skipped) expect(b.skipped).toMatch(/^leg \d+ (is|has no measured perOutputToken)/);
     const saved = JSON.parse(readFileSync(join(out.result.runDir, 'result.json'), 'utf8'));
     expect(saved.comparison.errorRates).toMatchObject({ wrongSupportedMax: 0.05, wrongRefutedMax: 0.05 });
