@@ -112,7 +112,9 @@ describe('ab --sequential on the reference engine', () => {
     // the first block starts after the warm-up; a block skipped for a refused leg window costs 4 more legs
     expect(s.blocks[0]!.legs).toEqual([3, 4, 5, 6]);
     expect(seq.result.legs).toHaveLength(2 + 4 * s.blocks.length);
-    expect(s.blocks.filter((b) => b.skipped === null)).toHaveLength(1);
+    // Decided on a measured block (the first on a quiet host; a loaded one may need another: the host's noise).
+    expect(s.blocks.filter((b) => b.skipped === null).length).toBeGreaterThanOrEqual(1);
+    expect(s.blocks.at(-1)!.skipped).toBeNull();
   });
 
   it('bad input: a budget below one block, --repeats with --sequential, --sequential without a gate (exit 2, no stack)', async () => {
